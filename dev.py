@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Set up the project and run it or its tests. Needs nothing but Python 3.11+.
+
+    python3 dev.py run  [ARGS...]   set up .venv, then start Taiwan Poker (``taiwan-poker ARGS``)
+    python3 dev.py test [PYTEST ARGS...]   set up .venv, then lint, type-check and run every test
+
+Set-up is idempotent: it creates ``.venv`` and installs the pinned
+dependencies (``constraints.txt``) only when they or the build files changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / "python"
+STAMP = VENV / ".taiwan-poker-installed"
+BUILD_INPUTS = ["constraints.txt", "pyproject.toml", "setup.py", "src/taiwan_poker/evaluate/_kernel.c"]
+CORE = ["src/taiwan_poker/cards.py", "src/taiwan_poker/errors.py", "src/taiwan_poker/evaluate"]
+CORE_OPTIONAL = ["src/taiwan_poker/rules", "src/taiwan_poker/odds", "src/taiwan_poker/trainer"]
+
+
+def sh(*cmd: str | Path, **kw: object) -> None:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    subprocess.run([str(c) for c in cmd], check=True, cwd=ROOT, **kw)  # type: ignore[call-overload]
+
+
+def setup() -> None:
+    """Create .venv and install the pinned dependencies and the package (editable) when needed."""
+    if sys.version_info < (3, 11):
+        sys.exit("Taiwan Poker needs Python 3.11 or newer")
+    if not PY.exists():
+        print(f"creating {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    digest = hashlib.sha256(b"".join((ROOT / f).read_bytes() for f in BUILD_INPUTS)).hexdigest()
+    if STAMP.exists() and STAMP.read_text() == digest:
+        return
+    sh(PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-c", "constraints.txt", "pip")
+    sh(PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-c", "constraints.txt",
+       "-e", ".[test,bench]")
+    STAMP.write_text(digest)
+
+
+def run(args: list[str]) -> int:
+    setup()
+    return subprocess.call([str(BIN / "taiwan-poker"), *(args or ["--help"])], cwd=ROOT)
+
+
+def test(args: list[str]) -> int:
+    setup()
+    core = CORE + [p for p in CORE_OPTIONAL if (ROOT / p).exists()]
+    sh(BIN / "ruff", "check", "src", "tests", "benchmarks", "dev.py")
+    sh(BIN / "mypy", "--strict", *core)
+    return subprocess.call([str(PY), "-m", "pytest", *args], cwd=ROOT)
+
+
+def main() -> int:
+    if len(sys.argv) < 2 or sys.argv[1] not in ("run", "test"):
+        print(__doc__)
+        return 2
+    command, args = sys.argv[1], sys.argv[2:]
+    try:
+        return run(args) if command == "run" else test(args)
+    except subprocess.CalledProcessError as exc:
+        return exc.returncode or 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

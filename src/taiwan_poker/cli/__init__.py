@@ -1,0 +1,26 @@
+"""The ``taiwan-poker`` command: one Typer app with a sub-command per tool."""
+
+from __future__ import annotations
+
+import typer
+
+from .eval_cmd import eval_command
+
+app = typer.Typer(
+    name="taiwan-poker",
+    help="台灣撲克 Taiwan Poker — multi-deck Hold'em tools. 多副牌德州撲克工具。",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("eval")(eval_command)
+
+
+@app.callback()
+def root() -> None:
+    """台灣撲克 Taiwan Poker — multi-deck Hold'em tools. 多副牌德州撲克工具。"""
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,125 @@
+"""Scalar evaluator for the engine: physical cards in, a :class:`HandValue` out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from itertools import combinations
+
+from ..cards import Card
+from ..errors import CardCountError
+from .categories import DEFAULT_RANKING, Category, Ranking, unpack_ranks
+from .tables import Tables, load_tables
+
+_BITS = tuple(1 << (4 * r) for r in range(13))
+
+
+@cache
+def tables() -> Tables:
+    """The process-wide tables (loaded once)."""
+    return load_tables()
+
+
+@cache
+def _lookups(ranking: Ranking) -> tuple[dict[int, int], dict[int, int]]:
+    """Key → value dicts (non-flush, flush) for one ranking, from the shared tables."""
+    t = tables()
+    used = t.keys.nonzero()[0]
+    keys = t.keys[used].tolist()
+    return dict(zip(keys, t.nonflush[ranking][used].tolist(), strict=True)), dict(
+        zip(keys, t.flush[ranking][used].tolist(), strict=True)
+    )
+
+
+def hand_value(cards: Sequence[Card], ranking: Ranking = DEFAULT_RANKING) -> int:
+    """Packed value of the best five of 5–7 cards (higher wins, equal ties)."""
+    if not 5 <= len(cards) <= 7:
+        raise CardCountError(f"a hand has 5 to 7 cards, not {len(cards)}", count=len(cards))
+    nonflush, flush = _lookups(ranking)
+    key = 0
+    suit_keys = [0, 0, 0, 0]
+    suit_counts = [0, 0, 0, 0]
+    bits = _BITS
+    for rank, suit, _deck in cards:
+        b = bits[rank]
+        key += b
+        suit_keys[suit] += b
+        suit_counts[suit] += 1
+    value = nonflush[key]
+    if max(suit_counts) >= 5:
+        f = flush[suit_keys[suit_counts.index(max(suit_counts))]]
+        if f > value:
+            value = f
+    return value
+
+
+class HandValue:
+    """The judged hand: ``rank`` (packed value), ``category`` and the ``best`` five cards.
+
+    Compares by ``rank``; ``best`` is worked out only when asked for.
+    """
+
+    __slots__ = ("_best", "_cards", "rank", "ranking")
+
+    def __init__(self, rank: int, cards: Sequence[Card], ranking: Ranking = DEFAULT_RANKING) -> None:
+        self.rank = rank
+        self.ranking = ranking
+        self._cards = tuple(cards)
+        self._best: tuple[Card, ...] | None = None
+
+    @property
+    def category(self) -> Category:
+        return self.ranking.category_of(self.rank)
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """The five ranks of the best hand in comparison order."""
+        return unpack_ranks(self.rank, 5)
+
+    @property
+    def best(self) -> tuple[Card, ...]:
+        """The five cards of the best hand, strongest-first in comparison order."""
+        if self._best is None:
+            self._best = pick_best(self._cards, self.category, self.ranks)
+        return self._best
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HandValue) and self.rank == other.rank and self.ranking == other.ranking
+
+    def __lt__(self, other: HandValue) -> bool:
+        return self.rank < other.rank
+
+    def __le__(self, other: HandValue) -> bool:
+        return self.rank <= other.rank
+
+    def __hash__(self) -> int:
+        return hash((self.rank, self.ranking))
+
+    def __repr__(self) -> str:
+        return f"HandValue({self.category.value}, {' '.join(c.face_str for c in self.best)}, rank={self.rank})"
+
+
+def pick_best(cards: Sequence[Card], category: Category, ranks: Sequence[int]) -> tuple[Card, ...]:
+    """Choose the physical cards that make a hand of ``category`` with these comparison ranks."""
+    pool = list(cards)
+    if category in (Category.FLUSH, Category.STRAIGHT_FLUSH):
+        counts = [0, 0, 0, 0]
+        for c in pool:
+            counts[c.suit] += 1
+        suit = counts.index(max(counts))
+        pool = [c for c in pool if c.suit == suit]
+    best: list[Card] = []
+    for r in ranks:
+        i = next(i for i, c in enumerate(pool) if c.rank == r)
+        best.append(pool.pop(i))
+    return tuple(best)
+
+
+def evaluate(cards: Sequence[Card], ranking: Ranking = DEFAULT_RANKING) -> HandValue:
+    """Judge 5–7 physical cards: the best five, its category and its rank."""
+    return HandValue(hand_value(cards, ranking), cards, ranking)
+
+
+def evaluate_brute_force(cards: Sequence[Card], ranking: Ranking = DEFAULT_RANKING) -> int:
+    """Reference: the best packed value over every five-card subset (used by tests and docs)."""
+    return max(hand_value(five, ranking) for five in combinations(cards, 5))
