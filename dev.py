@@ -34,7 +34,7 @@ def sh(*cmd: str | Path, **kw: object) -> None:
 
 def setup() -> None:
     """Create .venv and install the pinned dependencies and the package (editable) when needed."""
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - dev.py may be started by an older Python
         sys.exit("Taiwan Poker needs Python 3.11 or newer")
     if not PY.exists():
         print(f"creating {VENV}", flush=True)

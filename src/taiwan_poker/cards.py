@@ -14,7 +14,7 @@ import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from .errors import CardError, TooManyCopiesError
 
@@ -30,8 +30,12 @@ SUIT_NAMES_ZH = ("黑桃", "紅心", "方塊", "梅花")
 SUIT_NAMES_EN = ("spades", "hearts", "diamonds", "clubs")
 
 
-class Card(NamedTuple):
-    """A physical card: rank 0..12 (2..A), suit 0..3 (s h d c), deck 1..8."""
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """A physical card: rank 0..12 (2..A), suit 0..3 (s h d c), deck 1..8.
+
+    Equal only to the same physical card; strength never depends on the deck.
+    """
 
     rank: int
     suit: int
@@ -204,7 +208,7 @@ class Shoe:
     seeded ``random.Random``.
     """
 
-    __slots__ = ("decks", "_cards", "_pos", "_rng")
+    __slots__ = ("_cards", "_pos", "_rng", "decks")
 
     def __init__(self, decks: int, rng: RandomSource | None = None) -> None:
         self.decks = check_decks(decks)

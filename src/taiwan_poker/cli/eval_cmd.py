@@ -34,11 +34,18 @@ def judge_request(obj: dict[str, Any]) -> dict[str, Any]:
     return {"category": hand.category.value, "best": [c.face_str for c in hand.best], "rank": hand.rank}
 
 
+CardsArg = Annotated[list[str] | None, typer.Argument(help="5–7 cards, e.g. As Ah As Kd Kc 2h 3d (deck as As:2)")]
+DecksOpt = Annotated[int | None, typer.Option(help="Decks in the shoe (1–8); default: the fewest that hold the cards")]
+RankingOpt = Annotated[Ranking, typer.Option(help="Which category is on top")]
+JsonlOpt = Annotated[bool, typer.Option("--jsonl", help="Read one JSON request a line on stdin (see the contract)")]
+USAGE = "[red]請給 5 至 7 張牌 / give 5 to 7 cards[/red], e.g. taiwan-poker eval As Ah As Kd Kc 2h 3d --decks 2"
+
+
 def eval_command(
-    cards: Annotated[list[str] | None, typer.Argument(help="5–7 cards, e.g. As Ah As Kd Kc 2h 3d (deck as As:2)")] = None,
-    decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1–8); default: the fewest that hold the cards")] = None,
-    ranking: Annotated[Ranking, typer.Option(help="Which category is on top")] = DEFAULT_RANKING,
-    jsonl: Annotated[bool, typer.Option("--jsonl", help="Read one JSON request a line on stdin (see the contract)")] = False,
+    cards: CardsArg = None,
+    decks: DecksOpt = None,
+    ranking: RankingOpt = DEFAULT_RANKING,
+    jsonl: JsonlOpt = False,
 ) -> None:
     """Judge a hand: best five cards, category and rank. 判定牌型：最佳五張、牌型與大小。"""
     if jsonl:
@@ -46,7 +53,7 @@ def eval_command(
         return
     console = Console()
     if not cards:
-        console.print("[red]請給 5 至 7 張牌 / give 5 to 7 cards[/red], e.g. taiwan-poker eval As Ah As Kd Kc 2h 3d --decks 2")
+        console.print(USAGE)
         raise typer.Exit(2)
     try:
         specs = [parse_card(c) for c in cards]

@@ -65,7 +65,8 @@ def rank_batch(
 def categories_of(values: npt.NDArray[np.uint32], ranking: Ranking = DEFAULT_RANKING) -> npt.NDArray[np.uint8]:
     """Category codes (:attr:`Category.code`, 0 = five of a kind .. 9 = high card) of packed values."""
     strength_to_code = np.array([c.code for c in reversed(ranking.order)], dtype=np.uint8)
-    return strength_to_code[values >> TIEBREAK_BITS]
+    codes: npt.NDArray[np.uint8] = strength_to_code[values >> TIEBREAK_BITS]
+    return codes
 
 
 def evaluate_batch(

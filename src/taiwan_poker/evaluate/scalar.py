@@ -40,9 +40,10 @@ def hand_value(cards: Sequence[Card], ranking: Ranking = DEFAULT_RANKING) -> int
     suit_keys = [0, 0, 0, 0]
     suit_counts = [0, 0, 0, 0]
     bits = _BITS
-    for rank, suit, _deck in cards:
-        b = bits[rank]
+    for card in cards:
+        b = bits[card.rank]
         key += b
+        suit = card.suit
         suit_keys[suit] += b
         suit_counts[suit] += 1
     value = nonflush[key]

@@ -33,7 +33,7 @@ HASH_MULT = 0x9E3779B97F4A7C15
 _MASK64 = (1 << 64) - 1
 TABLE_FORMAT = 1
 
-Ranks5 = tuple[int, int, int, int, int]
+Ranks5 = tuple[int, ...]
 
 
 def _straight_top(present: list[bool]) -> int:
@@ -68,11 +68,11 @@ def judge_ranks(counts: list[int]) -> tuple[Category, Ranks5]:
 
     fives = [r for r in desc if counts[r] >= 5]
     if fives:
-        return Category.FIVE_OF_A_KIND, (fives[0],) * 5  # type: ignore[return-value]
+        return Category.FIVE_OF_A_KIND, (fives[0],) * 5
     quads = [r for r in desc if counts[r] >= 4]
     if quads:
         q = quads[0]
-        return Category.FOUR_OF_A_KIND, (q, q, q, q, *kickers({q}, 1))  # type: ignore[return-value]
+        return Category.FOUR_OF_A_KIND, (q, q, q, q, *kickers({q}, 1))
     trips = [r for r in desc if counts[r] >= 3]
     if trips:
         t = trips[0]
@@ -85,15 +85,15 @@ def judge_ranks(counts: list[int]) -> tuple[Category, Ranks5]:
         return Category.STRAIGHT, _straight_ranks(top)
     if trips:
         t = trips[0]
-        return Category.THREE_OF_A_KIND, (t, t, t, *kickers({t}, 2))  # type: ignore[return-value]
+        return Category.THREE_OF_A_KIND, (t, t, t, *kickers({t}, 2))
     pairs = [r for r in desc if counts[r] >= 2]
     if len(pairs) >= 2:
         a, b = pairs[0], pairs[1]
-        return Category.TWO_PAIR, (a, a, b, b, *kickers({a, b}, 1))  # type: ignore[return-value]
+        return Category.TWO_PAIR, (a, a, b, b, *kickers({a, b}, 1))
     if pairs:
         p = pairs[0]
-        return Category.ONE_PAIR, (p, p, *kickers({p}, 3))  # type: ignore[return-value]
-    return Category.HIGH_CARD, tuple(desc[:5])  # type: ignore[return-value]
+        return Category.ONE_PAIR, (p, p, *kickers({p}, 3))
+    return Category.HIGH_CARD, tuple(desc[:5])
 
 
 def judge_flush(counts: list[int]) -> tuple[Category, Ranks5]:
@@ -106,7 +106,7 @@ def judge_flush(counts: list[int]) -> tuple[Category, Ranks5]:
     if top >= 0:
         return Category.STRAIGHT_FLUSH, _straight_ranks(top)
     ranks = [r for r in range(12, -1, -1) for _ in range(counts[r])]
-    return Category.FLUSH, tuple(ranks[:5])  # type: ignore[return-value]
+    return Category.FLUSH, tuple(ranks[:5])
 
 
 def rank_key(ranks: tuple[int, ...]) -> int:
@@ -144,8 +144,9 @@ class Tables:
     @property
     def nbytes(self) -> int:
         """Memory held by the arrays."""
-        arrays = [self.keys, self.card_bits, self.card_suit, *self.nonflush.values(), *self.flush.values()]
-        return sum(a.nbytes for a in arrays)
+        arrays: list[npt.NDArray[np.generic]] = [self.keys, self.card_bits, self.card_suit]
+        arrays += [*self.nonflush.values(), *self.flush.values()]
+        return sum(int(a.nbytes) for a in arrays)
 
 
 def build_arrays() -> dict[str, npt.NDArray[np.generic]]:
@@ -163,9 +164,9 @@ def build_arrays() -> dict[str, npt.NDArray[np.generic]]:
         keys[slot] = key
         nf = judge_ranks(counts)
         fl = judge_flush(counts)
-        for r in Ranking:
-            cols[f"nonflush_{r.name}"][slot] = pack(r, *nf)
-            cols[f"flush_{r.name}"][slot] = pack(r, *fl)
+        for ranking in Ranking:
+            cols[f"nonflush_{ranking.name}"][slot] = pack(ranking, *nf)
+            cols[f"flush_{ranking.name}"][slot] = pack(ranking, *fl)
     idx = np.arange(416)
     face = idx % 52
     return {
