@@ -1,0 +1,1 @@
+"""Who a member is: Google ID token verification, local sign-in and sessions (shell layer)."""

@@ -1,0 +1,199 @@
+"""The real Google ID token verification path, against certificates of a locally made RSA key.
+
+The test serves the certificate over HTTP on loopback exactly as Google's
+certs endpoint does (``{kid: PEM}`` with a ``Cache-Control`` max-age), so the
+verifier's fetch, cache, signature, audience, issuer and expiry checks all run
+for real.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import json
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.x509.oid import NameOID
+from google.auth import crypt, jwt
+
+from taiwan_poker.auth.google import GoogleTokenVerifier, TokenRejected, check_csrf
+
+CLIENT_ID = "1234-test.apps.googleusercontent.com"
+
+
+def make_key(kid: str) -> tuple[crypt.RSASigner, str]:
+    """An RSA key, its signer and a self-signed certificate PEM."""
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, kid)])
+    now = dt.datetime.now(dt.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(days=1))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .sign(key, hashes.SHA256())
+    )
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    signer = crypt.RSASigner.from_string(pem, key_id=kid)
+    return signer, cert.public_bytes(serialization.Encoding.PEM).decode()
+
+
+@pytest.fixture(scope="module")
+def keys() -> dict[str, Any]:
+    good_signer, good_cert = make_key("kid-good")
+    other_signer, _ = make_key("kid-good")  # same kid, different key: a forged signature
+    unknown_signer, _ = make_key("kid-unknown")
+    return {"good": good_signer, "forged": other_signer, "unknown": unknown_signer, "certs": {"kid-good": good_cert}}
+
+
+@pytest.fixture(scope="module")
+def certs_server(keys: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    hits = {"count": 0}
+    body = json.dumps(keys["certs"]).encode()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            hits["count"] += 1
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Cache-Control", "public, max-age=3600")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield {"url": f"http://127.0.0.1:{server.server_address[1]}/oauth2/v1/certs", "hits": hits}
+    server.shutdown()
+
+
+def claims(**over: Any) -> dict[str, Any]:
+    now = int(time.time())
+    base = {
+        "iss": "https://accounts.google.com",
+        "aud": CLIENT_ID,
+        "sub": "110169484474386276334",
+        "email": "player@example.com",
+        "name": "牌手 Player",
+        "picture": "https://example.com/p.png",
+        "iat": now,
+        "exp": now + 3600,
+    }
+    base.update(over)
+    return base
+
+
+def sign(signer: crypt.RSASigner, payload: dict[str, Any]) -> str:
+    token: bytes = jwt.encode(signer, payload)
+    return token.decode()
+
+
+@pytest.fixture
+def verifier(certs_server: dict[str, Any]) -> GoogleTokenVerifier:
+    return GoogleTokenVerifier(CLIENT_ID, certs_url=certs_server["url"])
+
+
+def test_valid_token_is_accepted_and_gives_the_identity(verifier: GoogleTokenVerifier, keys: dict[str, Any]) -> None:
+    identity = verifier.verify(sign(keys["good"], claims()))
+    assert identity.sub == "110169484474386276334"
+    assert identity.name == "牌手 Player"
+    assert identity.email == "player@example.com"
+
+
+def test_both_google_issuer_spellings_are_accepted(verifier: GoogleTokenVerifier, keys: dict[str, Any]) -> None:
+    assert verifier.verify(sign(keys["good"], claims(iss="accounts.google.com"))).sub
+
+
+def test_certificates_are_cached_as_cache_control_allows(
+    certs_server: dict[str, Any], keys: dict[str, Any]
+) -> None:
+    fresh = GoogleTokenVerifier(CLIENT_ID, certs_url=certs_server["url"])
+    before = certs_server["hits"]["count"]
+    for _ in range(5):
+        fresh.verify(sign(keys["good"], claims()))
+    assert certs_server["hits"]["count"] - before == 1
+
+
+@pytest.mark.parametrize(
+    ("case", "payload"),
+    [
+        ("wrong audience", claims(aud="someone-else.apps.googleusercontent.com")),
+        ("wrong issuer", claims(iss="https://evil.example.com")),
+        ("expired", claims(iat=int(time.time()) - 7200, exp=int(time.time()) - 3600)),
+        ("no subject", claims(sub="")),
+    ],
+)
+def test_bad_claims_are_rejected(
+    verifier: GoogleTokenVerifier, keys: dict[str, Any], case: str, payload: dict[str, Any]
+) -> None:
+    with pytest.raises(TokenRejected) as info:
+        verifier.verify(sign(keys["good"], payload))
+    assert info.value.code == "bad_token", case
+
+
+def test_bad_signature_is_rejected(verifier: GoogleTokenVerifier, keys: dict[str, Any]) -> None:
+    with pytest.raises(TokenRejected):
+        verifier.verify(sign(keys["forged"], claims()))
+
+
+def test_tampered_payload_is_rejected(verifier: GoogleTokenVerifier, keys: dict[str, Any]) -> None:
+    header, _payload, signature = sign(keys["good"], claims()).split(".")
+    evil = base64.urlsafe_b64encode(json.dumps(claims(sub="someone-else")).encode()).rstrip(b"=").decode()
+    with pytest.raises(TokenRejected):
+        verifier.verify(f"{header}.{evil}.{signature}")
+
+
+def test_unknown_key_id_is_rejected(verifier: GoogleTokenVerifier, keys: dict[str, Any]) -> None:
+    with pytest.raises(TokenRejected):
+        verifier.verify(sign(keys["unknown"], claims()))
+
+
+def test_alg_none_is_rejected(verifier: GoogleTokenVerifier) -> None:
+    def b64(obj: dict[str, Any]) -> str:
+        return base64.urlsafe_b64encode(json.dumps(obj).encode()).rstrip(b"=").decode()
+
+    token = f"{b64({'alg': 'none', 'typ': 'JWT', 'kid': 'kid-good'})}.{b64(claims())}."
+    with pytest.raises(TokenRejected) as info:
+        verifier.verify(token)
+    assert "not accepted" in info.value.message
+
+
+@pytest.mark.parametrize("token", ["", "abc", "a.b", "a.b.c.d", "!!!.###.$$$"])
+def test_malformed_tokens_are_rejected(verifier: GoogleTokenVerifier, token: str) -> None:
+    with pytest.raises(TokenRejected):
+        verifier.verify(token)
+
+
+def test_unreachable_certificate_endpoint_is_a_clear_error(keys: dict[str, Any]) -> None:
+    dead = GoogleTokenVerifier(CLIENT_ID, certs_url="http://127.0.0.1:9/certs")
+    with pytest.raises(TokenRejected) as info:
+        dead.verify(sign(keys["good"], claims()))
+    assert info.value.code in {"certs_unavailable", "bad_token"}
+
+
+def test_an_empty_client_id_is_refused_so_the_audience_is_always_checked() -> None:
+    with pytest.raises(ValueError):
+        GoogleTokenVerifier("")
+
+
+def test_csrf_double_submit() -> None:
+    check_csrf("abc", "abc")
+    for cookie, form in [(None, "abc"), ("abc", None), ("abc", "abd"), ("", "")]:
+        with pytest.raises(TokenRejected) as info:
+            check_csrf(cookie, form)
+        assert info.value.code == "bad_csrf"
