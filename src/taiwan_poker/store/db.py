@@ -1,0 +1,75 @@
+"""Engine, migrations and sessions: SQLite by default, PostgreSQL by URL."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def database_url(data_dir: Path | str | None = None) -> str:
+    """``DATABASE_URL`` when set, else a SQLite file in the data directory."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        return url.replace("postgres://", "postgresql+psycopg://", 1).replace(
+            "postgresql://", "postgresql+psycopg://", 1
+        )
+    directory = Path(data_dir or "data")
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{directory.resolve() / 'taiwan-poker.sqlite3'}"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine with the settings each backend needs (SQLite: WAL, foreign keys, busy timeout)."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+class Database:
+    """An engine plus a session factory; ``transaction()`` is one unit of work."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def migrate(self) -> None:
+        migrate(self.engine)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A session whose work is committed on success and rolled back on any error."""
+        with self._sessions() as session, session.begin():
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()

@@ -1,0 +1,96 @@
+"""Tables: members, web sessions, rooms, seats, room events and idempotency keys."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, UniqueConstraint, func
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dt.datetime: DateTime(timezone=True), dict[str, Any]: JSON}  # noqa: RUF012
+
+
+class Member(Base):
+    """A player: a Google account (``google_sub``) or a local-mode name (``google_sub`` is NULL)."""
+
+    __tablename__ = "members"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    google_sub: Mapped[str | None] = mapped_column(String(255), unique=True)
+    display_name: Mapped[str] = mapped_column(String(100))
+    email: Mapped[str | None] = mapped_column(String(320))
+    picture: Mapped[str | None] = mapped_column(String(1000))
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow, server_default=func.now())
+    updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow, server_default=func.now())
+
+
+class WebSession(Base):
+    """A signed-in browser; the cookie holds a random token, the table only its SHA-256."""
+
+    __tablename__ = "web_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[dt.datetime] = mapped_column()
+
+
+class Room(Base):
+    """A member table; ``version`` counts its events (optimistic concurrency)."""
+
+    __tablename__ = "rooms"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(12), unique=True)
+    created_by: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default="waiting")
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    deadline: Mapped[dt.datetime | None] = mapped_column(index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class Seat(Base):
+    """Who sits where; leaving is explicit (``left_at``)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("room_id", "seat_no"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat_no: Mapped[int] = mapped_column(Integer)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    joined_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    left_at: Mapped[dt.datetime | None] = mapped_column()
+
+
+class RoomEvent(Base):
+    """One entry of a room's append-only log; ``seq`` is gap-free from 1 and equals the room version after it."""
+
+    __tablename__ = "room_events"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class ActionKey(Base):
+    """An idempotency key already used by a member in a room, with the version its action produced."""
+
+    __tablename__ = "action_keys"
+    __table_args__ = (UniqueConstraint("room_id", "member_id", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    key: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer)

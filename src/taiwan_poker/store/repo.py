@@ -1,0 +1,178 @@
+"""Unit-of-work operations on the store; each takes an open session and does one job."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ..errors import TaiwanPokerError
+from .models import ActionKey, Member, Room, RoomEvent, Seat, WebSession, utcnow
+
+ROOM_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
+ROOM_CODE_LENGTH = 6
+SESSION_TTL = dt.timedelta(days=30)
+
+
+class StaleVersion(TaiwanPokerError):
+    """The room moved on since the version the caller acted on; nothing was written."""
+
+    code = "stale_version"
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+# --- members and sessions ---------------------------------------------------------------------------------------
+
+
+def upsert_google_member(
+    session: Session, sub: str, name: str, email: str | None, picture: str | None
+) -> Member:
+    """Create or update the member with this Google ``sub``."""
+    member = session.scalar(select(Member).where(Member.google_sub == sub))
+    if member is None:
+        member = Member(google_sub=sub, display_name=name[:100], email=email, picture=picture)
+        session.add(member)
+    else:
+        member.display_name, member.email, member.picture = name[:100], email, picture
+    session.flush()
+    return member
+
+
+def create_local_member(session: Session, name: str) -> Member:
+    """A local-mode member (no Google account)."""
+    member = Member(display_name=name[:100])
+    session.add(member)
+    session.flush()
+    return member
+
+
+def start_session(session: Session, member_id: int, replaces: str | None = None) -> str:
+    """A new session token for the member (the old one, if given, is ended: rotation on sign-in)."""
+    if replaces:
+        end_session(session, replaces)
+    token = secrets.token_urlsafe(32)
+    session.add(WebSession(token_hash=_hash(token), member_id=member_id, expires_at=utcnow() + SESSION_TTL))
+    session.flush()
+    return token
+
+
+def member_for_session(session: Session, token: str | None) -> Member | None:
+    """The member signed in with this token, if the session exists and has not expired."""
+    if not token:
+        return None
+    row = session.get(WebSession, _hash(token))
+    if row is None:
+        return None
+    expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=dt.UTC)
+    if expires <= utcnow():
+        session.delete(row)
+        return None
+    return session.get(Member, row.member_id)
+
+
+def end_session(session: Session, token: str) -> None:
+    """Sign out: forget the session."""
+    session.execute(delete(WebSession).where(WebSession.token_hash == _hash(token)))
+
+
+# --- rooms ---------------------------------------------------------------------------------------------------------
+
+
+def new_room_code() -> str:
+    """A short code of unambiguous characters."""
+    return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
+
+
+def create_room(session: Session, creator: Member, rules: dict[str, Any]) -> Room:
+    """A new room with a unique code; the creator takes seat 0."""
+    for _ in range(20):
+        code = new_room_code()
+        if session.scalar(select(Room.id).where(Room.code == code)) is None:
+            break
+    else:  # pragma: no cover - 31^6 codes
+        raise TaiwanPokerError("could not find a free room code", code="room_code_exhausted")
+    room = Room(code=code, created_by=creator.id, rules=rules, status="waiting", version=0)
+    session.add(room)
+    session.flush()
+    session.add(Seat(room_id=room.id, seat_no=0, member_id=creator.id))
+    session.flush()
+    return room
+
+
+def room_by_code(session: Session, code: str) -> Room | None:
+    """The room with this code (case-insensitive), if any."""
+    return session.scalar(select(Room).where(Room.code == code.strip().upper()))
+
+
+def seats(session: Session, room_id: int, *, current: bool = True) -> list[Seat]:
+    """The room's seats, lowest number first (only those not left, by default)."""
+    query = select(Seat).where(Seat.room_id == room_id).order_by(Seat.seat_no)
+    if current:
+        query = query.where(Seat.left_at.is_(None))
+    return list(session.scalars(query))
+
+
+def rooms_of(session: Session, member_id: int) -> list[Room]:
+    """Rooms where the member has a seat (current or past), newest first."""
+    mine = select(Seat.room_id).where(Seat.member_id == member_id)
+    query = select(Room).where(Room.id.in_(mine)).order_by(Room.updated_at.desc())
+    return list(session.scalars(query))
+
+
+# --- the event log -------------------------------------------------------------------------------------------------
+
+
+def append_events(session: Session, room_id: int, expected_version: int, payloads: Sequence[dict[str, Any]]) -> int:
+    """Append events after ``expected_version`` and return the new version, or raise :class:`StaleVersion`.
+
+    The version bump is the first statement of the transaction, so concurrent
+    writers serialise on it and exactly one of them wins.
+    """
+    if not payloads:
+        return expected_version
+    new_version = expected_version + len(payloads)
+    result = session.execute(
+        update(Room)
+        .where(Room.id == room_id, Room.version == expected_version)
+        .values(version=new_version, updated_at=utcnow())
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise StaleVersion(f"room {room_id} is no longer at version {expected_version}", room=room_id)
+    session.add_all(
+        RoomEvent(room_id=room_id, seq=expected_version + i + 1, payload=dict(p)) for i, p in enumerate(payloads)
+    )
+    session.flush()
+    return new_version
+
+
+def load_events(session: Session, room_id: int, after: int = 0) -> list[dict[str, Any]]:
+    """The room's event payloads with ``seq > after``, in order."""
+    query = select(RoomEvent.payload).where(RoomEvent.room_id == room_id, RoomEvent.seq > after).order_by(RoomEvent.seq)
+    return [dict(p) for p in session.scalars(query)]
+
+
+def used_action_key(session: Session, room_id: int, member_id: int, key: str) -> int | None:
+    """The version an already-used idempotency key produced, or ``None`` if it is new."""
+    return session.scalar(
+        select(ActionKey.version).where(
+            ActionKey.room_id == room_id, ActionKey.member_id == member_id, ActionKey.key == key
+        )
+    )
+
+
+def record_action_key(session: Session, room_id: int, member_id: int, key: str, version: int) -> None:
+    """Remember an idempotency key with the version its action produced (a duplicate raises :class:`StaleVersion`)."""
+    try:
+        with session.begin_nested():
+            session.add(ActionKey(room_id=room_id, member_id=member_id, key=key[:64], version=version))
+    except IntegrityError:
+        raise StaleVersion("this action was already applied", code="duplicate_action") from None

@@ -1,0 +1,114 @@
+"""The store on both backends: members, sessions, rooms, the gap-free event log and idempotency keys."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+
+import pytest
+
+from taiwan_poker.store import repo
+from taiwan_poker.store.db import Database
+from taiwan_poker.store.models import WebSession
+
+
+def test_google_member_is_created_then_updated_by_sub(db: Database) -> None:
+    with db.transaction() as s:
+        a = repo.upsert_google_member(s, "sub-1", "Alice", "a@example.com", None)
+    with db.transaction() as s:
+        b = repo.upsert_google_member(s, "sub-1", "Alice Chen", "a@example.com", "https://x/p.png")
+    assert a.id == b.id
+    assert b.display_name == "Alice Chen"
+
+
+def test_session_rotation_and_sign_out(db: Database) -> None:
+    with db.transaction() as s:
+        member = repo.create_local_member(s, "小明")
+        first = repo.start_session(s, member.id)
+    with db.transaction() as s:
+        assert repo.member_for_session(s, first).id == member.id  # type: ignore[union-attr]
+        second = repo.start_session(s, member.id, replaces=first)
+    with db.transaction() as s:
+        assert repo.member_for_session(s, first) is None, "rotation must end the old session"
+        assert repo.member_for_session(s, second).id == member.id  # type: ignore[union-attr]
+        repo.end_session(s, second)
+    with db.transaction() as s:
+        assert repo.member_for_session(s, second) is None
+        assert repo.member_for_session(s, None) is None
+        assert repo.member_for_session(s, "forged-token") is None
+
+
+def test_expired_session_is_refused(db: Database) -> None:
+    with db.transaction() as s:
+        member = repo.create_local_member(s, "Bob")
+        token = repo.start_session(s, member.id)
+        row = s.get(WebSession, repo._hash(token))
+        assert row is not None
+        row.expires_at = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1)
+    with db.transaction() as s:
+        assert repo.member_for_session(s, token) is None
+
+
+def test_room_codes_are_short_unambiguous_and_found_case_insensitively(db: Database) -> None:
+    with db.transaction() as s:
+        member = repo.create_local_member(s, "Host")
+        room = repo.create_room(s, member, {"decks": 2})
+        code = room.code
+    assert len(code) == repo.ROOM_CODE_LENGTH
+    assert not set(code) & set("0O1IL")
+    with db.transaction() as s:
+        found = repo.room_by_code(s, code.lower())
+        assert found is not None and found.id == room.id
+        assert [seat.member_id for seat in repo.seats(s, room.id)] == [member.id]
+        assert [r.id for r in repo.rooms_of(s, member.id)] == [room.id]
+
+
+def test_event_log_is_gap_free_and_stale_versions_write_nothing(db: Database) -> None:
+    with db.transaction() as s:
+        room = repo.create_room(s, repo.create_local_member(s, "Host"), {})
+    with db.transaction() as s:
+        assert repo.append_events(s, room.id, 0, [{"e": 1}, {"e": 2}]) == 2
+    with pytest.raises(repo.StaleVersion), db.transaction() as s:
+        repo.append_events(s, room.id, 0, [{"e": "stale"}])
+    with db.transaction() as s:
+        assert repo.append_events(s, room.id, 2, [{"e": 3}]) == 3
+        assert repo.load_events(s, room.id) == [{"e": 1}, {"e": 2}, {"e": 3}]
+        assert repo.load_events(s, room.id, after=2) == [{"e": 3}]
+
+
+def test_concurrent_appends_at_one_version_leave_exactly_one_applied(db: Database) -> None:
+    with db.transaction() as s:
+        room = repo.create_room(s, repo.create_local_member(s, "Host"), {})
+    outcomes: list[str] = []
+    barrier = threading.Barrier(4)
+
+    def writer(n: int) -> None:
+        barrier.wait()
+        try:
+            with db.transaction() as s:
+                repo.append_events(s, room.id, 0, [{"writer": n}])
+            outcomes.append("ok")
+        except repo.StaleVersion:
+            outcomes.append("stale")
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["ok", "stale", "stale", "stale"]
+    with db.transaction() as s:
+        assert len(repo.load_events(s, room.id)) == 1
+
+
+def test_idempotency_key_is_remembered_once(db: Database) -> None:
+    with db.transaction() as s:
+        member = repo.create_local_member(s, "Host")
+        room = repo.create_room(s, member, {})
+    with db.transaction() as s:
+        assert repo.used_action_key(s, room.id, member.id, "k1") is None
+        repo.record_action_key(s, room.id, member.id, "k1", 5)
+    with db.transaction() as s:
+        assert repo.used_action_key(s, room.id, member.id, "k1") == 5
+        with pytest.raises(repo.StaleVersion):
+            repo.record_action_key(s, room.id, member.id, "k1", 6)
