@@ -51,7 +51,14 @@ class Estimate:
         return min(1.0, self.p + Z95 * self.se)
 
     def to_json(self) -> dict[str, float | int]:
-        return {"hits": self.hits, "trials": self.trials, "p": self.p, "se": self.se, "low95": self.low, "high95": self.high}
+        return {
+            "hits": self.hits,
+            "trials": self.trials,
+            "p": self.p,
+            "se": self.se,
+            "low95": self.low,
+            "high95": self.high,
+        }
 
 
 @dataclass(frozen=True, slots=True)
