@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from .adjudicate_cmd import adjudicate_command
 from .eval_cmd import eval_command
 
 app = typer.Typer(
@@ -14,6 +15,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command("eval")(eval_command)
+app.command("adjudicate")(adjudicate_command)
 
 
 @app.callback()

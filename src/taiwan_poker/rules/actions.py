@@ -1,0 +1,142 @@
+"""Player actions, the legal options of the seat to act, and the illegal-action error."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from ..errors import TaiwanPokerError
+
+
+class ActionKind(StrEnum):
+    """What a player can do.  ``bet``/``raise`` carry a street total ("raise to")."""
+
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    ALLIN = "allin"
+
+
+ORDER: tuple[ActionKind, ...] = tuple(ActionKind)
+_SIZED = (ActionKind.BET, ActionKind.RAISE)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision: ``kind`` and, for bet/raise, ``to`` = the street total the player brings their bet to."""
+
+    kind: ActionKind
+    to: int | None = None
+
+    def __str__(self) -> str:
+        return self.kind.value if self.to is None else f"{self.kind.value} {self.to}"
+
+
+FOLD = Action(ActionKind.FOLD)
+CHECK = Action(ActionKind.CHECK)
+CALL = Action(ActionKind.CALL)
+ALLIN = Action(ActionKind.ALLIN)
+_SIMPLE = {"fold": FOLD, "check": CHECK, "call": CALL, "allin": ALLIN, "all-in": ALLIN}
+
+
+class BadActionError(TaiwanPokerError):
+    """An action that cannot be read (code ``bad_actions``)."""
+
+    code = "bad_actions"
+
+
+class IllegalActionError(TaiwanPokerError):
+    """An action the rules do not allow now (code ``illegal_action``); ``legal`` says what is allowed."""
+
+    code = "illegal_action"
+
+    def __init__(self, message: str, *, legal: Legal | None = None, **params: Any) -> None:
+        super().__init__(message, **params)
+        self.legal = legal
+
+
+def parse_action(text: object) -> Action:
+    """Read the contract notation: ``fold``, ``check``, ``call``, ``allin``, ``bet N``, ``raise N``."""
+    if not isinstance(text, str):
+        raise BadActionError(f"an action must be a string, not {type(text).__name__}")
+    words = text.strip().lower().split()
+    if len(words) == 1 and words[0] in _SIMPLE:
+        return _SIMPLE[words[0]]
+    if len(words) == 2 and words[0] in ("bet", "raise"):
+        if not words[1].isdigit():
+            raise BadActionError(f"bad amount in action {text!r}: expected a whole number of chips")
+        return Action(ActionKind(words[0]), int(words[1]))
+    raise BadActionError(f"unknown action {text!r}: expected fold, check, call, bet N, raise N or allin")
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """The options of the seat to act.
+
+    ``call_amount`` is what a call puts in (less than the bet faced when it is an
+    all-in call).  ``min_to``/``max_to`` are street totals for ``bet`` or
+    ``raise`` (whichever is in ``actions``), 0 when neither is.  ``allin_to`` is
+    the street total an all-in reaches.
+    """
+
+    seat: int
+    actions: tuple[ActionKind, ...]
+    call_amount: int
+    min_to: int
+    max_to: int
+    allin_to: int
+
+    def allows(self, kind: ActionKind) -> bool:
+        return kind in self.actions
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's ``legal`` object."""
+        out: dict[str, Any] = {"actions": [a.value for a in self.actions], "call_amount": self.call_amount}
+        if ActionKind.RAISE in self.actions:
+            out["min_raise_to"] = self.min_to
+            out["max_raise_to"] = self.max_to
+        elif ActionKind.BET in self.actions:
+            out["min_bet_to"] = self.min_to
+            out["max_bet_to"] = self.max_to
+        return out
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` is allowed (verify step of verify/can/do)."""
+        kind = action.kind
+        if kind in _SIZED:
+            to = action.to
+            if to is None:
+                raise IllegalActionError(f"{kind.value} needs an amount (the street total)", legal=self)
+            if kind not in self.actions:
+                if to == self.allin_to and ActionKind.ALLIN in self.actions:
+                    return
+                other = ActionKind.RAISE if kind is ActionKind.BET else ActionKind.BET
+                if other in self.actions:
+                    raise IllegalActionError(
+                        f"cannot {kind.value} now: {'a bet is' if kind is ActionKind.RAISE else 'there is a bet'}"
+                        f" {'not yet made; bet instead' if kind is ActionKind.RAISE else 'to face; raise instead'}",
+                        legal=self,
+                    )
+                raise IllegalActionError(f"{kind.value} is not allowed now", legal=self)
+            if to < self.min_to:
+                if to == self.allin_to and ActionKind.ALLIN in self.actions:
+                    return
+                raise IllegalActionError(
+                    f"{kind.value} to {to} is below the minimum {kind.value} to {self.min_to}", legal=self
+                )
+            if to > self.max_to:
+                raise IllegalActionError(
+                    f"{kind.value} to {to} is above the maximum {kind.value} to {self.max_to}", legal=self
+                )
+            return
+        if kind not in self.actions:
+            reasons = {
+                ActionKind.CHECK: "cannot check: there is a bet to call",
+                ActionKind.CALL: "nothing to call; check instead",
+                ActionKind.FOLD: "cannot fold when checking is possible",
+                ActionKind.ALLIN: "cannot go all-in: betting is not reopened for this player",
+            }
+            raise IllegalActionError(reasons.get(kind, f"{kind.value} is not allowed now"), legal=self)

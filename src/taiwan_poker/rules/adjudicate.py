@@ -1,0 +1,165 @@
+"""The contract's adjudication (``taiwan-poker adjudicate``): one request object in, one answer dict out.
+
+A complete hand gives final stacks, returned chips, pots with their eligible
+players and winners, and the hands shown; actions that stop early give what is
+legal now; an illegal action or bad input gives an error with its code, the
+action's index and the legal options.  Nothing is ever partially applied.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import Card, check_decks, min_decks_for, parse_card, resolve_cards
+from ..errors import TaiwanPokerError
+from ..evaluate import DEFAULT_RANKING, Ranking
+from .actions import BadActionError, IllegalActionError, parse_action
+from .hand import BadStacksError, Hand
+from .pots import clockwise_after
+from .ruleset import MAX_SEATS, MIN_SEATS, RuleSet, Structure
+
+_KNOWN_KEYS = frozenset(
+    {"decks", "structure", "blinds", "stacks", "button", "hole_cards", "board", "actions", "ranking"}
+)
+
+
+def _int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _bad(code: str, message: str) -> TaiwanPokerError:
+    return TaiwanPokerError(message, code=code)
+
+
+def _read_stacks(obj: dict[str, Any]) -> list[int]:
+    stacks = obj.get("stacks")
+    if not isinstance(stacks, list) or not MIN_SEATS <= len(stacks) <= MAX_SEATS:
+        raise BadStacksError(f'"stacks" must list {MIN_SEATS} to {MAX_SEATS} seats\' chip counts')
+    for s in stacks:
+        if not _int(s) or s <= 0:
+            raise BadStacksError(f"every stack must be a positive whole number of chips, not {s!r}")
+    return stacks
+
+
+def _read_rules(obj: dict[str, Any], seats: int, decks: int) -> RuleSet:
+    blinds = obj.get("blinds", [10, 20])
+    if not isinstance(blinds, list) or len(blinds) != 2 or not all(_int(b) and b > 0 for b in blinds):
+        raise _bad("bad_blinds", '"blinds" must be [small, big], two positive whole numbers')
+    if blinds[0] > blinds[1]:
+        raise _bad("bad_blinds", f"the small blind {blinds[0]} is larger than the big blind {blinds[1]}")
+    structure = obj.get("structure", Structure.NO_LIMIT.value)
+    if structure not in {s.value for s in Structure}:
+        raise _bad("bad_structure", f"unknown structure {structure!r}; one of no-limit, pot-limit, limit")
+    ranking = obj.get("ranking", DEFAULT_RANKING.value)
+    if ranking not in {r.value for r in Ranking}:
+        raise _bad("bad_ranking", f"unknown ranking {ranking!r}")
+    return RuleSet(
+        decks=decks, seats=seats, starting_stack=max(1, blinds[1]), small_blind=blinds[0], big_blind=blinds[1],
+        structure=Structure(structure), ranking=Ranking(ranking),
+    )
+
+
+def _read_cards(obj: dict[str, Any], seats: int) -> tuple[int, list[list[Card]], list[Card]]:
+    holes = obj.get("hole_cards", [])
+    board = obj.get("board", [])
+    if not isinstance(holes, list) or len(holes) > seats or not all(isinstance(h, list) and len(h) <= 2 for h in holes):
+        raise _bad("bad_card", '"hole_cards" must list, per seat, up to two cards')
+    if not isinstance(board, list) or len(board) > 5:
+        raise _bad("bad_card", '"board" must list up to five cards')
+    specs = [parse_card(c) for h in holes for c in h] + [parse_card(c) for c in board]
+    decks_raw = obj.get("decks")
+    decks = min_decks_for(specs) if decks_raw is None else check_decks(decks_raw)
+    physical = resolve_cards(specs, decks)
+    out: list[list[Card]] = []
+    i = 0
+    for h in holes:
+        out.append(physical[i:i + len(h)])
+        i += len(h)
+    return decks, out, physical[i:]
+
+
+def _deck_order(button: int, seats: int, holes: list[list[Card]], board: list[Card]) -> list[Card | None]:
+    order = clockwise_after(button, seats)
+    n = len(order)
+
+    def hole(seat: int, k: int) -> Card | None:
+        h = holes[seat] if seat < len(holes) else []
+        return h[k] if k < len(h) else None
+
+    deck: list[Card | None] = [None] * n
+    deck += [hole(s, 0) for s in order]
+    deck += [hole(s, 1) for s in order]
+    b: list[Card | None] = [*board, None, None, None, None, None]
+    deck += [None, b[0], b[1], b[2], None, b[3], None, b[4]]
+    return deck
+
+
+def adjudicate(obj: Any) -> dict[str, Any]:
+    """Judge one request (already parsed JSON).  Raises :class:`TaiwanPokerError` for anything wrong."""
+    if not isinstance(obj, dict):
+        raise _bad("bad_json", "a request must be a JSON object")
+    unknown = set(obj) - _KNOWN_KEYS
+    if unknown:
+        raise _bad("bad_json", f"unknown field(s): {', '.join(sorted(unknown))}")
+    stacks = _read_stacks(obj)
+    seats = len(stacks)
+    button = obj.get("button", 0)
+    if not _int(button) or not 0 <= button < seats:
+        raise _bad("bad_button", f'"button" must be a seat from 0 to {seats - 1}, not {button!r}')
+    decks, holes, board = _read_cards(obj, seats)
+    rules = _read_rules(obj, seats, decks)
+    raw_actions = obj.get("actions", [])
+    if not isinstance(raw_actions, list):
+        raise BadActionError('"actions" must be a list of action strings')
+    hand = Hand.start(rules, stacks, button, cards=_deck_order(button, seats, holes, board))
+    for index, raw in enumerate(raw_actions):
+        try:
+            action = parse_action(raw)
+        except BadActionError as exc:
+            exc.params["index"] = index
+            raise
+        if hand.complete:
+            raise BadActionError(f"action {index} ({raw!r}) comes after the hand is over", index=index)
+        try:
+            hand.act(action)
+        except TaiwanPokerError as exc:
+            exc.params["index"] = index
+            raise
+    if not hand.complete:
+        legal = hand.legal()
+        return {
+            "ok": True, "complete": False, "street": hand.street.value, "to_act": hand.to_act,
+            "legal": legal.to_json(), "pot": hand.pot,
+        }
+    returned: dict[int, int] = {}
+    for ev in hand.returned:
+        returned[ev.seat] = returned.get(ev.seat, 0) + ev.amount
+    return {
+        "ok": True, "complete": True,
+        "final_stacks": list(hand.stacks),
+        "returned": [{"seat": s, "amount": a} for s, a in returned.items()],
+        "pots": [{"amount": p.amount, "eligible": list(p.eligible), "winners": list(p.winners)} for p in hand.pots],
+        "showdown": [
+            {"seat": e.seat, "category": e.category.value, "best": [c.face_str for c in e.best]}
+            for e in sorted(hand.shown, key=lambda e: e.seat)
+        ],
+    }
+
+
+def error_answer(exc: TaiwanPokerError) -> dict[str, Any]:
+    """The contract's error shape: code, index (for an action), message, legal options (for an illegal action)."""
+    err: dict[str, Any] = {"code": exc.code}
+    if "index" in exc.params:
+        err["index"] = exc.params["index"]
+    err["message"] = exc.message
+    if isinstance(exc, IllegalActionError) and exc.legal is not None:
+        err["legal"] = exc.legal.to_json()
+    return {"ok": False, "error": err}
+
+
+def adjudicate_safely(obj: Any) -> dict[str, Any]:
+    """:func:`adjudicate`, with any rule error turned into the error answer."""
+    try:
+        return adjudicate(obj)
+    except TaiwanPokerError as exc:
+        return error_answer(exc)

@@ -1,0 +1,416 @@
+"""One hand as an append-only event log; its state is a fold over the events.
+
+Dealing follows the spec (``seeds/000``): every card back in the shoe and
+shuffled; one private burn per player from the shuffled order; two hole cards
+each; the small and big blind; preflop betting; dealer burn + flop; betting;
+dealer burn + turn; betting; dealer burn + river; betting; showdown.  Cards go
+out one at a time clockwise from the seat after the button.
+
+The live API is verify/can/do: :meth:`Hand.legal` says what the seat to act
+may do, :meth:`Hand.act` refuses anything else with
+:class:`~taiwan_poker.rules.actions.IllegalActionError` and changes nothing,
+or records the decision and every event that follows from it (returned chips,
+streets, the automatic run-out, showdown and pots).  Only ``_apply`` changes
+state, so replaying the log rebuilds the same state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..cards import Card, RandomSource, live_rng
+from ..errors import TaiwanPokerError
+from ..evaluate import evaluate, hand_value
+from .actions import CHECK, FOLD, Action, ActionKind, IllegalActionError, Legal
+from .betting import Betting
+from .events import (
+    ActionTaken,
+    BlindPosted,
+    BoardDealt,
+    ChipsReturned,
+    DealerBurn,
+    Event,
+    HandEnded,
+    HandShown,
+    HandStarted,
+    PotAwarded,
+    PrivateBurn,
+    PrivateCards,
+    ShoeDrawn,
+    Street,
+    event_from_json,
+)
+from .pots import award, build_pots, clockwise_after, uncalled
+from .ruleset import BurnSchedule, RuleSet, cards_needed
+from .shoe import deal_cards
+
+_NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
+_BOARD_COUNT = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+_STREET_INDEX = {Street.PREFLOP: 0, Street.FLOP: 1, Street.TURN: 2, Street.RIVER: 3}
+
+
+class MissingCardsError(TaiwanPokerError):
+    """A card the hand needs was not given (adjudication with a short board or missing hole cards)."""
+
+    code = "missing_cards"
+
+
+class BadStacksError(TaiwanPokerError):
+    code = "bad_stacks"
+
+
+def blind_seats(button: int, players: Sequence[int]) -> tuple[int, int]:
+    """(small blind, big blind) seats: heads-up the button posts the small blind; else the next two seats.
+
+    ``players`` is the dealt-in seats in clockwise order starting after the button.
+    """
+    if len(players) == 2:
+        return button, players[0] if players[0] != button else players[1]
+    return players[0], players[1]
+
+
+class Hand:
+    """A hand at one table.  Build with :meth:`start` (live) or :meth:`from_events` / :meth:`from_json` (replay)."""
+
+    __slots__ = (
+        "_apply_table", "_board", "_burns", "_deck", "_events", "_hole", "_pos", "_returned", "_shown",
+        "_to_act", "bb_seat", "betting", "button", "complete", "hand_no", "initial_stacks", "pots", "rules",
+        "sb_seat", "street",
+    )
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self._events: list[Event] = []
+        self._apply_table: dict[type[Event], Callable[[Any], None]] = {
+            HandStarted: self._on_started,
+            ShoeDrawn: self._on_shoe,
+            PrivateCards: self._on_private,
+            BlindPosted: self._on_blind,
+            ActionTaken: self._on_action,
+            PrivateBurn: self._on_private_burn,
+            DealerBurn: self._on_dealer_burn,
+            BoardDealt: self._on_board,
+            ChipsReturned: self._on_returned,
+            HandShown: self._on_shown,
+            PotAwarded: self._on_pot,
+            HandEnded: self._on_ended,
+        }
+        self.hand_no = 0
+        self.button = 0
+        self.sb_seat = 0
+        self.bb_seat = 0
+        self.initial_stacks: tuple[int, ...] = ()
+        self.betting = Betting([], [], rules.structure, rules.big_blind)
+        self.street = Street.PREFLOP
+        self.complete = False
+        self.pots: list[PotAwarded] = []
+        self._deck: tuple[Card | None, ...] = ()
+        self._pos = 0
+        self._board: list[Card] = []
+        self._hole: dict[int, tuple[Card | None, ...]] = {}
+        self._burns: dict[int, list[Card | None]] = {}
+        self._returned: list[ChipsReturned] = []
+        self._shown: list[HandShown] = []
+        self._to_act: int | None = None
+
+    # -- construction ----------------------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        rules: RuleSet,
+        stacks: Sequence[int],
+        button: int = 0,
+        *,
+        rng: RandomSource | None = None,
+        cards: Sequence[Card | None] | None = None,
+        hand_no: int = 1,
+    ) -> Hand:
+        """Deal a new hand.
+
+        ``stacks`` has one entry per seat (``rules.seats``); seats with no chips
+        sit out.  Cards come from a fresh shoe shuffled with ``rng`` (default: the
+        OS CSPRNG), or, for adjudication and tests, from ``cards`` in dealing order
+        (``None`` = a card nobody knows).
+        """
+        n = len(stacks)
+        if n != rules.seats:
+            raise BadStacksError(f"{n} stacks given for {rules.seats} seats", seats=rules.seats)
+        for s in stacks:
+            if isinstance(s, bool) or not isinstance(s, int) or s < 0:
+                raise BadStacksError(f"a stack must be a whole number of chips, not {s!r}")
+        if not 0 <= button < n or stacks[button] <= 0:
+            raise BadStacksError(f"the button must be a seat with chips, not {button!r}", button=button)
+        players = [s for s in clockwise_after(button, n) if stacks[s] > 0]
+        if len(players) < 2:
+            raise BadStacksError("a hand needs at least two players with chips")
+        need = cards_needed(len(players), rules.burns)
+        if cards is None:
+            deck: tuple[Card | None, ...] = tuple(deal_cards(rules.decks, need, rng if rng is not None else live_rng()))
+        else:
+            deck = tuple(cards) + (None,) * max(0, need - len(cards))
+        sb, bb = blind_seats(button, players)
+        hand = cls(rules)
+        emit = hand._emit
+        emit(HandStarted(hand_no, button, sb, bb, tuple(stacks)))
+        emit(ShoeDrawn(deck))
+        k = len(players)
+        for i, seat in enumerate(players):
+            emit(PrivateCards(seat, deck[i], (deck[k + i], deck[2 * k + i])))
+        stack_sb = stacks[sb]
+        emit(BlindPosted(sb, min(rules.small_blind, stack_sb), False))
+        emit(BlindPosted(bb, min(rules.big_blind, stacks[bb]), True))
+        hand._progress()
+        return hand
+
+    @classmethod
+    def from_events(cls, rules: RuleSet, events: Sequence[Event]) -> Hand:
+        """Replay a log: the fold over the events."""
+        hand = cls(rules)
+        for ev in events:
+            hand._emit(ev)
+        return hand
+
+    def to_json(self) -> dict[str, Any]:
+        """The rule set and the whole event log (hidden cards included: server-side storage only)."""
+        return {"rules": self.rules.to_json(), "events": [e.to_json() for e in self._events]}
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Hand:
+        return cls.from_events(RuleSet.from_json(obj["rules"]), [event_from_json(e) for e in obj["events"]])
+
+    # -- queries ---------------------------------------------------------------------------------------
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self._events)
+
+    @property
+    def version(self) -> int:
+        """Number of events so far (the log's next index)."""
+        return len(self._events)
+
+    def events_since(self, version: int) -> list[Event]:
+        return self._events[version:]
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision the hand waits for (None once complete)."""
+        return self._to_act
+
+    @property
+    def board(self) -> tuple[Card, ...]:
+        return tuple(self._board)
+
+    @property
+    def stacks(self) -> tuple[int, ...]:
+        return tuple(self.betting.stacks)
+
+    @property
+    def pot(self) -> int:
+        return self.betting.pot()
+
+    @property
+    def returned(self) -> tuple[ChipsReturned, ...]:
+        return tuple(self._returned)
+
+    @property
+    def shown(self) -> tuple[HandShown, ...]:
+        return tuple(self._shown)
+
+    def hole_cards(self, seat: int) -> tuple[Card | None, ...]:
+        return self._hole.get(seat, ())
+
+    def private_burns(self, seat: int) -> tuple[Card | None, ...]:
+        return tuple(self._burns.get(seat, ()))
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        """Seats dealt into this hand."""
+        return tuple(sorted(self._hole))
+
+    def legal(self) -> Legal:
+        """Options of the seat to act (verify/can)."""
+        seat = self._to_act
+        if seat is None:
+            raise IllegalActionError("the hand is over: nobody is to act")
+        return self.betting.legal(seat)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Every piece of state as JSON-ready data (for equality checks of replay and round trips)."""
+        b = self.betting
+        return {
+            "hand_no": self.hand_no, "button": self.button, "sb": self.sb_seat, "bb": self.bb_seat,
+            "street": self.street.value, "complete": self.complete, "to_act": self._to_act,
+            "stacks": list(b.stacks), "bets": list(b.bets), "contrib": list(b.contrib), "folded": list(b.folded),
+            "acted": list(b.acted), "faced": list(b.faced), "current_bet": b.current_bet, "max_inc": b.max_inc,
+            "raises": b.raises, "deck": [c.label if c else None for c in self._deck], "pos": self._pos,
+            "board": [c.label for c in self._board],
+            "hole": {str(s): [c.label if c else None for c in h] for s, h in sorted(self._hole.items())},
+            "burns": {str(s): [c.label if c else None for c in h] for s, h in sorted(self._burns.items())},
+            "returned": [e.to_json() for e in self._returned], "shown": [e.to_json() for e in self._shown],
+            "pots": [e.to_json() for e in self.pots], "version": len(self._events),
+        }
+
+    # -- actions (do) ----------------------------------------------------------------------------------
+
+    def act(self, action: Action, *, seat: int | None = None, timeout: bool = False) -> list[Event]:
+        """Apply the decision of the seat to act; returns the new events.  Illegal → error, nothing changed."""
+        to_act = self._to_act
+        if to_act is None:
+            raise IllegalActionError("the hand is over: nobody is to act")
+        if seat is not None and seat != to_act:
+            raise IllegalActionError(f"it is seat {to_act}'s turn, not seat {seat}'s", seat=seat, to_act=to_act)
+        b = self.betting
+        legal = b.legal(to_act)
+        kind, amount, to, allin = b.resolve(to_act, action, legal)
+        start = len(self._events)
+        self._emit(ActionTaken(to_act, kind, amount, to, allin, timeout))
+        self._progress()
+        return self._events[start:]
+
+    def timeout(self) -> list[Event]:
+        """The action clock ran out: check if possible, otherwise fold."""
+        legal = self.legal()
+        return self.act(CHECK if legal.allows(ActionKind.CHECK) else FOLD, timeout=True)
+
+    # -- event application (the only place state changes) ------------------------------------------
+
+    def _emit(self, ev: Event) -> None:
+        self._apply_table[type(ev)](ev)
+        self._events.append(ev)
+
+    def _on_started(self, ev: HandStarted) -> None:
+        self.hand_no = ev.hand_no
+        self.button = ev.button
+        self.sb_seat = ev.small_blind_seat
+        self.bb_seat = ev.big_blind_seat
+        self.initial_stacks = ev.stacks
+        self.betting = Betting(ev.stacks, [s > 0 for s in ev.stacks], self.rules.structure, self.rules.big_blind)
+
+    def _on_shoe(self, ev: ShoeDrawn) -> None:
+        self._deck = ev.cards
+        self._pos = 0
+
+    def _on_private(self, ev: PrivateCards) -> None:
+        self._hole[ev.seat] = ev.hole
+        self._burns[ev.seat] = [ev.burn]
+        self._pos += 3
+
+    def _on_blind(self, ev: BlindPosted) -> None:
+        self.betting.post_blind(ev.seat, ev.amount, ev.big)
+        if ev.big:
+            self._to_act = self.betting.next_to_act(self.bb_seat)
+
+    def _on_action(self, ev: ActionTaken) -> None:
+        self.betting.apply(ev.seat, ev.kind, ev.amount, ev.to)
+        self._to_act = self.betting.next_to_act(ev.seat)
+
+    def _on_private_burn(self, ev: PrivateBurn) -> None:
+        self._burns[ev.seat].append(ev.card)
+        self._pos += 1
+
+    def _on_dealer_burn(self, ev: DealerBurn) -> None:
+        self._pos += 1
+
+    def _on_board(self, ev: BoardDealt) -> None:
+        self._board.extend(ev.cards)
+        self._pos += len(ev.cards)
+        self.street = ev.street
+        self.betting.new_street(self.rules.limit_bet(_STREET_INDEX[ev.street]))
+        self._to_act = self.betting.next_to_act(self.button)
+
+    def _on_returned(self, ev: ChipsReturned) -> None:
+        self.betting.give_back(ev.seat, ev.amount)
+        self._returned.append(ev)
+
+    def _on_shown(self, ev: HandShown) -> None:
+        self._shown.append(ev)
+
+    def _on_pot(self, ev: PotAwarded) -> None:
+        stacks = self.betting.stacks
+        for seat, share in zip(ev.winners, ev.shares, strict=True):
+            stacks[seat] += share
+        self.pots.append(ev)
+
+    def _on_ended(self, ev: HandEnded) -> None:
+        self.complete = True
+        self._to_act = None
+
+    # -- what follows a closed betting round -----------------------------------------------------------
+
+    def _progress(self) -> None:
+        b = self.betting
+        emit = self._emit
+        while self._to_act is None and not self.complete:
+            back = uncalled(b.bets)
+            if back is not None:
+                emit(ChipsReturned(back[0], back[1]))
+            live = b.live()
+            if len(live) == 1:
+                self._finish(live, None)
+                return
+            if self.street is Street.RIVER:
+                self._showdown(live)
+                return
+            self._deal_street(live)
+
+    def _card(self, what: str) -> Card:
+        card = self._deck[self._pos] if self._pos < len(self._deck) else None
+        if card is None:
+            raise MissingCardsError(f"the {what} is needed but was not given", needed=what)
+        return card
+
+    def _deal_street(self, live: list[int]) -> None:
+        street = _NEXT_STREET[self.street]
+        emit = self._emit
+        deck = self._deck
+        if self.rules.burns is BurnSchedule.EVERY_STREET:
+            for seat in clockwise_after(self.button, self.betting.n):
+                if seat in live:
+                    emit(PrivateBurn(seat, deck[self._pos]))
+        emit(DealerBurn(street, deck[self._pos] if self._pos < len(deck) else None))
+        count = _BOARD_COUNT[street]
+        cards = tuple(self._card(street.value) for _ in range(1)) if count == 1 else self._flop()
+        emit(BoardDealt(street, cards))
+
+    def _flop(self) -> tuple[Card, ...]:
+        deck, pos = self._deck, self._pos
+        cards = deck[pos:pos + 3]
+        if len(cards) < 3 or None in cards:
+            raise MissingCardsError("the flop is needed but was not given", needed="flop")
+        return cards  # type: ignore[return-value]
+
+    def _showdown(self, live: list[int]) -> None:
+        board = self._board
+        ranking = self.rules.ranking
+        values: dict[int, int] = {}
+        order = clockwise_after(self.button, self.betting.n)
+        shown: list[HandShown] = []
+        for seat in order:
+            if seat not in live:
+                continue
+            hole = self._hole[seat]
+            if None in hole:
+                raise MissingCardsError(f"seat {seat}'s hole cards are needed for the showdown", seat=seat)
+            cards: list[Card] = [*hole, *board]  # type: ignore[list-item]
+            value = hand_value(cards, ranking)
+            values[seat] = value
+            hv = evaluate(cards, ranking)
+            shown.append(HandShown(seat, tuple(cards[:2]), hv.category, hv.best, value))
+        for ev in shown:
+            self._emit(ev)
+        self._finish(live, values)
+
+    def _finish(self, live: list[int], values: dict[int, int] | None) -> None:
+        b = self.betting
+        alive = [not f for f in b.folded]
+        pots = build_pots(b.contrib, alive)
+        order = clockwise_after(self.button, b.n)
+        if values is None:
+            values = {s: 0 for s in live}
+        for pot, shares in award(pots, values, order):
+            winners = tuple(sorted(shares))
+            self._emit(PotAwarded(pot.amount, pot.eligible, winners, tuple(shares[w] for w in winners)))
+        self._emit(HandEnded(tuple(b.stacks)))

@@ -1,0 +1,27 @@
+"""Dealing a hand's cards from a fresh multi-deck shoe: lazy unbiased Fisher–Yates over cached cards.
+
+Same algorithm as :class:`taiwan_poker.cards.Shoe`, but the physical cards of
+each deck count are built once, so a hand only pays for the cards it uses.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ..cards import Card, RandomSource, full_shoe
+
+
+@cache
+def _cards(decks: int) -> tuple[Card, ...]:
+    return tuple(full_shoe(decks))
+
+
+def deal_cards(decks: int, count: int, rng: RandomSource) -> list[Card]:
+    """``count`` distinct physical cards uniformly at random from a full ``decks``-deck shoe, in dealing order."""
+    cards = list(_cards(decks))
+    n = len(cards)
+    randrange = rng.randrange
+    for i in range(count):
+        j = randrange(i, n)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards[:count]
