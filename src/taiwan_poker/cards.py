@@ -98,7 +98,7 @@ def parse_card(text: str) -> CardSpec:
     body, sep, deck_text = raw.partition(":")
     deck: int | None = None
     if sep:
-        if not deck_text.isdigit():
+        if not (deck_text.isascii() and deck_text.isdigit()):
             raise CardError(f"bad deck number in card {text!r}", card=text)
         deck = int(deck_text)
         if not MIN_DECKS <= deck <= MAX_DECKS:
