@@ -78,7 +78,8 @@ def _read_cards(obj: dict[str, Any], seats: int) -> tuple[int, list[list[Card]],
     return decks, out, physical[i:]
 
 
-def _deck_order(button: int, seats: int, holes: list[list[Card]], board: list[Card]) -> list[Card | None]:
+def deck_order(button: int, seats: int, holes: list[list[Card]], board: list[Card]) -> list[Card | None]:
+    """Known cards in dealing order (burns unknown): burns, two passes of hole cards, burn+flop, burn+turn, burn+river."""
     order = clockwise_after(button, seats)
     n = len(order)
 
@@ -111,7 +112,7 @@ def adjudicate(obj: Any) -> dict[str, Any]:
     raw_actions = obj.get("actions", [])
     if not isinstance(raw_actions, list):
         raise BadActionError('"actions" must be a list of action strings')
-    hand = Hand.start(rules, stacks, button, cards=_deck_order(button, seats, holes, board))
+    hand = Hand.start(rules, stacks, button, cards=deck_order(button, seats, holes, board))
     for index, raw in enumerate(raw_actions):
         try:
             action = parse_action(raw)
