@@ -6,6 +6,7 @@ import typer
 
 from .adjudicate_cmd import adjudicate_command
 from .eval_cmd import eval_command
+from .odds_cmd import odds_app
 
 app = typer.Typer(
     name="taiwan-poker",
@@ -15,6 +16,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command("eval")(eval_command)
+app.add_typer(odds_app, name="odds")
 app.command("adjudicate")(adjudicate_command)
 
 
