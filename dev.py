@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Set up the project and run it or its tests. Needs nothing but Python 3.11+.
 
-    python3 dev.py run  [ARGS...]   set up .venv, then start Taiwan Poker (``taiwan-poker ARGS``)
-    python3 dev.py test [PYTEST ARGS...]   set up .venv, then lint, type-check and run every test
+    python3 dev.py run  [ARGS...]   set up .venv, then start the web app at http://127.0.0.1:8000
+                                    (``taiwan-poker serve``; with ARGS: ``taiwan-poker ARGS``)
+    python3 dev.py test [PYTEST ARGS...]   set up .venv (and Debian's Chromium for the browser
+                                    tests), then lint, type-check and run every test
 
 Set-up is idempotent: it creates ``.venv`` and installs the pinned
 dependencies (``constraints.txt``) only when they or the build files changed.
@@ -24,7 +26,9 @@ PY = BIN / "python"
 STAMP = VENV / ".taiwan-poker-installed"
 BUILD_INPUTS = ["constraints.txt", "pyproject.toml", "setup.py", "src/taiwan_poker/evaluate/_kernel.c"]
 CORE = ["src/taiwan_poker/cards.py", "src/taiwan_poker/errors.py", "src/taiwan_poker/evaluate"]
-CORE_OPTIONAL = ["src/taiwan_poker/rules", "src/taiwan_poker/odds", "src/taiwan_poker/trainer"]
+CORE_OPTIONAL = ["src/taiwan_poker/rules", "src/taiwan_poker/odds", "src/taiwan_poker/trainer", "src/taiwan_poker/web"]
+CHROMIUM = Path("/usr/bin/chromium")
+CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 
 
 def sh(*cmd: str | Path, **kw: object) -> None:
@@ -50,11 +54,30 @@ def setup() -> None:
 
 def run(args: list[str]) -> int:
     setup()
-    return subprocess.call([str(BIN / "taiwan-poker"), *(args or ["--help"])], cwd=ROOT)
+    return subprocess.call([str(BIN / "taiwan-poker"), *(args or ["serve"])], cwd=ROOT)
+
+
+def browser_setup() -> None:
+    """The browser tests drive Debian's Chromium (Playwright's own download does not work here).
+
+    Installs ``chromium`` (and CJK fonts, so screenshots show the Chinese text) with apt-get when
+    missing; without root or apt-get it only says what is missing and the browser tests skip.
+    """
+    missing = [pkg for pkg, path in (("chromium", CHROMIUM), ("fonts-noto-cjk", CJK_FONT)) if not path.exists()]
+    if not missing:
+        return
+    can_apt = sys.platform.startswith("linux") and Path("/usr/bin/apt-get").exists() and os.geteuid() == 0
+    if not can_apt:
+        print(f"note: {', '.join(missing)} missing and apt-get unavailable; browser tests will be skipped", flush=True)
+        return
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    sh("apt-get", "update", "-qq", env=env)
+    sh("apt-get", "install", "-y", "-qq", *missing, env=env)
 
 
 def test(args: list[str]) -> int:
     setup()
+    browser_setup()
     core = CORE + [p for p in CORE_OPTIONAL if (ROOT / p).exists()]
     sh(BIN / "ruff", "check", "src", "tests", "benchmarks", "dev.py")
     sh(BIN / "mypy", "--strict", *core)

@@ -7,6 +7,7 @@ import typer
 from .adjudicate_cmd import adjudicate_command
 from .eval_cmd import eval_command
 from .odds_cmd import odds_app
+from .serve_cmd import serve_command
 
 app = typer.Typer(
     name="taiwan-poker",
@@ -17,6 +18,7 @@ app = typer.Typer(
 )
 app.command("eval")(eval_command)
 app.add_typer(odds_app, name="odds")
+app.command("serve")(serve_command)
 app.command("adjudicate")(adjudicate_command)
 
 

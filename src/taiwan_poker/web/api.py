@@ -1,0 +1,218 @@
+"""The JSON API (``/api/...``): one thin handler per page action, each calling the core."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Cookie, Depends, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..cards import check_decks, min_decks_for, parse_card, resolve_cards
+from ..errors import CardCountError, TaiwanPokerError
+from ..evaluate import evaluate
+from ..trainer import scenarios as sc
+from ..trainer.drills import MAX_SEED, generate_drill, parse_fraction
+from ..trainer.lab import LabHand, check_lab_decks
+from ..trainer.next_card import Target, break_even_equity, draw_odds
+from . import views
+from .i18n import LANGS, catalogue, t
+from .sessions import SessionStore
+from .state import Score, lang_of
+
+router = APIRouter(prefix="/api")
+PRACTICE_COOKIE = "tp_practice"
+
+Lang = Annotated[str, Depends(lang_of)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EvaluateIn(Strict):
+    cards: list[str] = Field(description="5–7 cards such as As, Td, 10h; a deck as As:2",
+                             examples=[["As", "As:2", "Ah", "Kd", "Kc"]])
+    decks: int | None = Field(None, description="decks in the shoe (1–8); default: the fewest that hold the cards")
+
+
+class LabIn(Strict):
+    decks: int = Field(2, description="2 to 6")
+
+
+class AnswerIn(Strict):
+    scenario: str
+    choice: str
+
+
+class DrillAnswerIn(Strict):
+    seed: int
+    choice: str = Field(description="the chosen fraction, a/b")
+
+
+class OutsIn(Strict):
+    decks: int = 2
+    hole: list[str] = Field(default_factory=list)
+    board: list[str] = Field(default_factory=list)
+    burn: str | None = None
+    target: str = Field("suit:h", description="suit:h, rank:A or face:Ah")
+
+
+class PotOddsIn(Strict):
+    pot: int = Field(description="the pot before the bet")
+    bet: int = Field(description="the bet you face")
+
+
+def labs(request: Request) -> SessionStore[LabHand]:
+    store: SessionStore[LabHand] = request.app.state.labs
+    return store
+
+
+def scores(request: Request) -> SessionStore[Score]:
+    store: SessionStore[Score] = request.app.state.scores
+    return store
+
+
+def parse_known(groups: list[list[str]], decks: int) -> list[list[Any]]:
+    """Parse several groups of card names as one set of distinct physical cards."""
+    specs = [[parse_card(c) for c in g] for g in groups]
+    flat = resolve_cards([s for g in specs for s in g], decks)
+    out, i = [], 0
+    for g in specs:
+        out.append(flat[i:i + len(g)])
+        i += len(g)
+    return out
+
+
+@router.get("/i18n/{lang}", summary="The message catalogue of one language")
+def messages(lang: str) -> dict[str, str]:
+    if lang not in LANGS:
+        raise TaiwanPokerError(f"unknown language {lang!r}; one of {', '.join(LANGS)}", code="bad_lang", lang=lang)
+    return catalogue(lang)
+
+
+@router.get("/home", summary="Home page content")
+def home(lang: Lang) -> dict[str, Any]:
+    return {
+        "title": t(lang, "app.name"),
+        "tagline": t(lang, "home.tagline"),
+        "intro": t(lang, "home.intro"),
+        "play_money": t(lang, "common.play_money"),
+        "new": [{"title": t(lang, f"home.new.{i}.title"), "text": t(lang, f"home.new.{i}.text")} for i in range(1, 5)],
+        "pages": [{"path": p, "name": t(lang, f"nav.{k}"), "text": t(lang, f"home.link.{k}")}
+                  for k, p in (("rules", "/rules"), ("odds", "/odds"), ("calculators", "/calculators"),
+                               ("lab", "/lab"), ("practice", "/practice"))],
+    }
+
+
+@router.get("/rules", summary="Rules: hand flow, betting, minimum raise, categories and duplicate-card rulings")
+def rules(lang: Lang) -> dict[str, Any]:
+    return views.rules_json(lang)
+
+
+@router.post("/evaluate", summary="Judge 5–7 cards: category and best five")
+def evaluate_cards(body: EvaluateIn, lang: Lang) -> dict[str, Any]:
+    if not 5 <= len(body.cards) <= 7:
+        raise CardCountError(f"a hand has 5 to 7 cards, not {len(body.cards)}", count=len(body.cards))
+    specs = [parse_card(c) for c in body.cards]
+    decks = min_decks_for(specs) if body.decks is None else check_decks(body.decks)
+    return {"decks": decks, **views.hand_json(lang, evaluate(resolve_cards(specs, decks)))}
+
+
+@router.post("/lab/hands", status_code=201, summary="Lab table: shuffle a fresh shoe and deal your burn and hole cards")
+def lab_new(body: LabIn, lang: Lang, store: Annotated[SessionStore[LabHand], Depends(labs)]) -> dict[str, Any]:
+    hand = LabHand.deal(check_lab_decks(body.decks))
+    return views.lab_json(lang, store.add(hand), hand)
+
+
+def _lab(store: SessionStore[LabHand], hand_id: str) -> LabHand:
+    hand = store.get(hand_id)
+    if hand is None:
+        raise TaiwanPokerError(f"no lab hand {hand_id!r} (it may have expired)", code="no_lab_hand")
+    return hand
+
+
+@router.get("/lab/hands/{hand_id}", summary="Lab table: the hand as you may see it")
+def lab_get(hand_id: str, lang: Lang, store: Annotated[SessionStore[LabHand], Depends(labs)]) -> dict[str, Any]:
+    return views.lab_json(lang, hand_id, _lab(store, hand_id))
+
+
+@router.post("/lab/hands/{hand_id}/next", summary="Lab table: burn one card face down and deal the next street")
+def lab_next(hand_id: str, lang: Lang, store: Annotated[SessionStore[LabHand], Depends(labs)]) -> dict[str, Any]:
+    hand = _lab(store, hand_id)
+    with store.lock():
+        hand.advance()
+    return views.lab_json(lang, hand_id, hand)
+
+
+def _score(request: Request, response: Response, store: SessionStore[Score], sid: str | None) -> Score:
+    score = store.get(sid) if sid else None
+    if score is None or sid is None:
+        score = Score()
+        sid = store.add(score)
+        response.set_cookie(PRACTICE_COOKIE, sid, httponly=True, samesite="lax")
+    return score
+
+
+@router.get("/practice/scenarios", summary="Practice room: the three decision scenarios (without answers)")
+def practice_scenarios(lang: Lang) -> list[dict[str, Any]]:
+    return [views.scenario_json(lang, s) for s in sc.scenarios()]
+
+
+@router.get("/practice/score", summary="Practice room: this session's score")
+def practice_score(request: Request, response: Response, store: Annotated[SessionStore[Score], Depends(scores)],
+                   tp_practice: Annotated[str | None, Cookie()] = None) -> dict[str, Any]:
+    return _score(request, response, store, tp_practice).json()
+
+
+@router.post("/practice/answers", summary="Practice room: answer a scenario; get the explanation and your score")
+def practice_answer(body: AnswerIn, lang: Lang, request: Request, response: Response,
+                    store: Annotated[SessionStore[Score], Depends(scores)],
+                    tp_practice: Annotated[str | None, Cookie()] = None) -> dict[str, Any]:
+    g = sc.grade(body.scenario, body.choice)
+    score = _score(request, response, store, tp_practice)
+    with store.lock():
+        score.record(g.correct)
+    return {"correct": g.correct, "answer": g.scenario.correct,
+            "answer_label": t(lang, f"practice.{g.scenario.id}.choice.{g.scenario.correct}"),
+            "explanation": views.explanation(lang, g.scenario), "score": score.json()}
+
+
+@router.get("/practice/drill", summary="Practice room: a generated multi-deck spot (random unless a seed is given)")
+def practice_drill(lang: Lang, seed: int | None = None) -> dict[str, Any]:
+    return views.drill_json(lang, generate_drill(secrets.randbelow(MAX_SEED) if seed is None else seed))
+
+
+@router.post("/practice/drill/answers", summary="Practice room: answer a drill; the exact answer and its counts")
+def practice_drill_answer(body: DrillAnswerIn, lang: Lang, request: Request, response: Response,
+                          store: Annotated[SessionStore[Score], Depends(scores)],
+                          tp_practice: Annotated[str | None, Cookie()] = None) -> dict[str, Any]:
+    d = generate_drill(body.seed)
+    chosen = parse_fraction(body.choice)
+    correct = chosen == d.answer
+    score = _score(request, response, store, tp_practice)
+    with store.lock():
+        score.record(correct)
+    return {"correct": correct, "answer": views.fraction_json(d.answer),
+            "explanation": views.drill_explanation(lang, d), "score": score.json()}
+
+
+@router.post("/calc/outs", summary="Outs with private information: next card and next two cards, exactly")
+def calc_outs(body: OutsIn, lang: Lang) -> dict[str, Any]:
+    decks = check_decks(body.decks)
+    if len(body.hole) > 2:
+        raise CardCountError("at most 2 hole cards", code="bad_hole_count", count=len(body.hole))
+    if len(body.board) > 5:
+        raise CardCountError("at most 5 board cards", code="bad_board_count", count=len(body.board))
+    hole, board, burn = parse_known([body.hole, body.board, [body.burn] if body.burn else []], decks)
+    target = Target.parse(body.target)
+    odds = draw_odds(decks, [*hole, *board, *burn], target)
+    return {"hole": [views.card_json(c) for c in hole], "board": [views.card_json(c) for c in board],
+            "burn": [views.card_json(c) for c in burn], **views.odds_json(lang, odds, target)}
+
+
+@router.post("/calc/pot-odds", summary="Pot odds: break-even equity B/(P+2B)")
+def calc_pot_odds(body: PotOddsIn) -> dict[str, Any]:
+    need = break_even_equity(body.pot, body.bet)
+    return {"pot": body.pot, "bet": body.bet, "final_pot": body.pot + 2 * body.bet,
+            "break_even": views.fraction_json(need)}

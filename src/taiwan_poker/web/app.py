@@ -1,0 +1,153 @@
+"""The web app factory: pages, the JSON API, static files, language and error handling."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .. import __version__
+from ..errors import TaiwanPokerError
+from ..trainer import scenarios as sc
+from ..trainer.lab import LabHand
+from . import views
+from .api import router as api_router
+from .i18n import LANG_COOKIE, LANGS, card_aria, catalogue, error_message, normalise, t
+from .sessions import SessionStore
+from .state import Score, lang_of
+
+HERE = Path(__file__).parent
+FOUR_COLOUR_COOKIE = "tp_fourcolour"
+PAGES = ("home", "rules", "odds", "calculators", "lab", "practice")
+PATHS = {"home": "/", "rules": "/rules", "odds": "/odds", "calculators": "/calculators", "lab": "/lab",
+         "practice": "/practice"}
+# Keys the browser scripts need (the pages themselves render everything else on the server).
+JS_PREFIXES = ("js.", "card.", "rank.", "suit.", "street.", "category.", "error.", "target.", "lab.", "calc.",
+               "practice.score", "drill.")
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _validation_message(lang: str, exc: RequestValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        loc = ".".join(str(x) for x in err.get("loc", ()) if x not in ("body", "query", "path"))
+        kind = str(err.get("type", ""))
+        key = {"missing": "missing", "extra_forbidden": "extra", "json_invalid": "json"}.get(kind.split(".")[0],
+                                                                                          "type")
+        if kind.startswith(("int_", "string_", "list_", "bool_", "float_")):
+            key = "type"
+        parts.append(t(lang, f"error.field.{key}", field=loc or "body"))
+    if lang == "zh-TW":
+        return t(lang, "error.bad_request") + "；".join(parts) + "。"
+    return t(lang, "error.bad_request") + " " + "; ".join(parts) + "."
+
+
+def create_app(data_dir: Path | None = None) -> FastAPI:
+    """Build the app. ``data_dir`` is where later storage (SQLite) will live."""
+    app = FastAPI(
+        title="台灣撲克 Taiwan Poker",
+        version=__version__,
+        description="多副牌德州撲克：規則、機率、實驗桌與練習室。僅供練習，無現金下注或兌現。 "
+                    "Multi-deck Hold'em: rules, odds, lab table and practice room. Play money only.",
+    )
+    app.state.data_dir = data_dir
+    app.state.labs = SessionStore[LabHand](capacity=5000)
+    app.state.scores = SessionStore[Score](capacity=20000)
+    app.add_middleware(GZipMiddleware, minimum_size=1000)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    templates = Jinja2Templates(directory=HERE / "templates")
+    templates.env.globals["card_aria"] = card_aria
+    templates.env.globals["version"] = __version__
+    js_messages = {lang: json.dumps({k: v for k, v in catalogue(lang).items() if k.startswith(JS_PREFIXES)},
+                                    ensure_ascii=False) for lang in LANGS}
+
+    @app.exception_handler(TaiwanPokerError)
+    async def core_error(request: Request, exc: TaiwanPokerError) -> JSONResponse:
+        status = 404 if exc.code == "no_lab_hand" else 409 if exc.code == "hand_over" else 400
+        return _error(status, exc.code, error_message(lang_of(request), exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _error(422, "bad_request", _validation_message(lang_of(request), exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        lang = lang_of(request)
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        message = t(lang, f"error.{code}")
+        if request.url.path.startswith("/api/") or "text/html" not in request.headers.get("accept", ""):
+            return _error(exc.status_code, code, message)
+        return render(request, "error.html", "home", status_code=exc.status_code, message=message)
+
+    def render(request: Request, template: str, page: str, status_code: int = 200, **ctx: Any) -> HTMLResponse:
+        lang = lang_of(request)
+        other = "en" if lang == "zh-TW" else "zh-TW"
+
+        def tr(key: str, **params: Any) -> str:
+            return t(lang, key, **params)
+
+        return templates.TemplateResponse(request, template, {
+            "lang": lang, "other_lang": other, "t": tr, "page": page, "paths": PATHS, "pages": PAGES,
+            "four_colour": request.cookies.get(FOUR_COLOUR_COOKIE) == "1",
+            "js_messages": js_messages[lang], "path": request.url.path, **ctx,
+        }, status_code=status_code)
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def home_page(request: Request) -> HTMLResponse:
+        return render(request, "home.html", "home")
+
+    @app.get("/rules", response_class=HTMLResponse, include_in_schema=False)
+    def rules_page(request: Request) -> HTMLResponse:
+        return render(request, "rules.html", "rules", rules=views.rules_json(lang_of(request)))
+
+    @app.get("/odds", response_class=HTMLResponse, include_in_schema=False)
+    def odds_page(request: Request) -> HTMLResponse:
+        return render(request, "odds.html", "odds")
+
+    @app.get("/calculators", response_class=HTMLResponse, include_in_schema=False)
+    def calculators_page(request: Request) -> HTMLResponse:
+        return render(request, "calculators.html", "calculators")
+
+    @app.get("/lab", response_class=HTMLResponse, include_in_schema=False)
+    def lab_page(request: Request) -> HTMLResponse:
+        return render(request, "lab.html", "lab")
+
+    @app.get("/practice", response_class=HTMLResponse, include_in_schema=False)
+    def practice_page(request: Request) -> HTMLResponse:
+        lang = lang_of(request)
+        return render(request, "practice.html", "practice",
+                      scenarios=[views.scenario_json(lang, s) for s in sc.scenarios()])
+
+    @app.get("/lang/{code}", include_in_schema=False)
+    def switch_language(code: str, next: str = "/") -> RedirectResponse:
+        lang = normalise(code) or "zh-TW"
+        target = urlsplit(next)
+        safe = target.path if target.path.startswith("/") and not target.path.startswith("//") else "/"
+        if target.query:
+            safe += "?" + target.query
+        response = RedirectResponse(safe, status_code=303)
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
+        return response
+
+    @app.get("/healthz", include_in_schema=False)
+    def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> RedirectResponse:
+        return RedirectResponse("/static/img/favicon.svg", status_code=308)
+
+    app.include_router(api_router)
+    return app

@@ -1,0 +1,32 @@
+"""Per-request and per-session state of the web shell: the reader's language and the practice score."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+
+from .i18n import LANG_COOKIE, negotiate
+
+
+def lang_of(request: Request) -> str:
+    """``?lang=``, then the language switch's cookie, then ``Accept-Language``, then zh-TW."""
+    return negotiate(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
+                     request.headers.get("accept-language"))
+
+
+@dataclass
+class Score:
+    """Answers given and answered correctly in this practice session."""
+
+    answered: int = 0
+    correct: int = 0
+
+    def record(self, correct: bool) -> None:
+        self.answered += 1
+        self.correct += int(correct)
+
+    def json(self) -> dict[str, Any]:
+        share = round(100 * self.correct / self.answered) if self.answered else None
+        return {"answered": self.answered, "correct": self.correct, "percent": share}

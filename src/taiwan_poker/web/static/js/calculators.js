@@ -1,0 +1,133 @@
+// Calculators: outs with private information (click cards) and pot odds; the server does the counting.
+import { api, el, renderCard, showError, t, cardAria } from "./core.js";
+
+const $ = (id) => document.getElementById(id);
+const RANKS = "AKQJT98765432", SUITS = "shdc", SYM = { s: "♠", h: "♥", d: "♦", c: "♣" };
+const NAMES = { T: "10" };
+const MAX = { hole: 2, board: 5, burn: 1 };
+const picked = { hole: [], board: [], burn: [] };
+let active = "hole";
+
+const decks = () => Number($("outs-decks").value);
+const faceCard = (face, deck = 1) => ({
+  label: `${face}:${deck}`, face, rank: NAMES[face[0]] || face[0], suit: face[1], symbol: SYM[face[1]], deck,
+});
+const allPicked = () => [...picked.hole, ...picked.board, ...picked.burn];
+const countOf = (face) => allPicked().filter((f) => f === face).length;
+
+function setActive(group) {
+  active = group;
+  document.querySelectorAll(".group").forEach((g) => {
+    const on = g.dataset.group === group;
+    g.classList.toggle("active", on);
+    g.querySelector(".group-pick").setAttribute("aria-checked", on ? "true" : "false");
+  });
+}
+
+function buildPicker() {
+  const grid = $("picker");
+  const buttons = [];
+  for (const s of SUITS) for (const r of RANKS) {
+    const face = r + s;
+    const b = el("button", { type: "button", class: `pick s-${s}`, "data-face": face },
+      `${NAMES[r] || r}${SYM[s]}`, el("span", { class: "n", "aria-hidden": "true" }));
+    b.addEventListener("click", () => add(face));
+    buttons.push(b);
+  }
+  grid.replaceChildren(...buttons);
+}
+
+function add(face) {
+  if (picked[active].length >= MAX[active]) { showError($("outs-error"), { message: t("calc.full") }); return; }
+  if (countOf(face) >= decks()) return;
+  picked[active].push(face);
+  if (picked[active].length >= MAX[active]) {
+    const order = ["hole", "board", "burn"];
+    const next = order.find((g) => picked[g].length < MAX[g] && g !== active && order.indexOf(g) > order.indexOf(active));
+    if (next) setActive(next);
+  }
+  refresh();
+}
+
+function drawGroups() {
+  const seen = {};
+  for (const g of ["hole", "board", "burn"]) {
+    $(`picked-${g}`).replaceChildren(...picked[g].map((face, i) => {
+      seen[face] = (seen[face] || 0) + 1;
+      const c = faceCard(face, seen[face]);
+      const b = renderCard(c, { size: "sm", button: true });
+      b.setAttribute("aria-label", t("calc.remove", { card: cardAria(c) }));
+      b.addEventListener("click", () => { picked[g].splice(i, 1); refresh(); });
+      return b;
+    }));
+  }
+  document.querySelectorAll(".pick").forEach((b) => {
+    const n = countOf(b.dataset.face);
+    b.querySelector(".n").textContent = n ? `×${n}` : "";
+    b.disabled = n >= decks();
+    b.setAttribute("aria-label", t("calc.add", { card: cardAria(faceCard(b.dataset.face, n + 1)) }));
+  });
+}
+
+function target() {
+  const kind = $("outs-kind").value;
+  $("outs-suit").hidden = kind === "rank";
+  $("outs-rank").hidden = kind === "suit";
+  if (kind === "suit") return `suit:${$("outs-suit").value}`;
+  if (kind === "rank") return `rank:${$("outs-rank").value}`;
+  return `face:${$("outs-rank").value}${$("outs-suit").value}`;
+}
+
+let seq = 0;
+async function refresh() {
+  drawGroups();
+  const mine = ++seq;
+  showError($("outs-error"), null);
+  try {
+    const res = await api("/api/calc/outs", { method: "POST", body: {
+      decks: decks(), hole: picked.hole, board: picked.board, burn: picked.burn[0] || null, target: target(),
+    } });
+    if (mine !== seq) return;
+    $("outs-next").textContent = res.next_card.percent;
+    $("outs-next-frac").textContent = `${res.formula_next}`;
+    $("outs-two").textContent = res.two_cards.percent;
+    $("outs-two-frac").textContent = res.formula_two;
+    $("outs-known").textContent = res.known;
+    $("outs-unseen").textContent = res.unseen;
+    $("outs-seen").textContent = res.seen_targets;
+    $("outs-outs").textContent = res.outs;
+  } catch (e) { if (mine === seq) showError($("outs-error"), e); }
+}
+
+document.querySelectorAll(".group-pick").forEach((b) => b.addEventListener("click", () => setActive(b.dataset.group)));
+$("outs-decks").addEventListener("change", () => {
+  for (const g of Object.keys(picked)) picked[g] = picked[g].filter((f, i, a) => a.slice(0, i + 1).filter((x) => x === f).length <= decks());
+  refresh();
+});
+["outs-kind", "outs-suit", "outs-rank"].forEach((id) => $(id).addEventListener("change", refresh));
+$("outs-example").addEventListener("click", () => {
+  $("outs-decks").value = "2";
+  picked.hole = ["Ah", "Qh"]; picked.board = ["Jh", "8h", "4s", "2d"]; picked.burn = [];
+  $("outs-kind").value = "suit"; $("outs-suit").value = "h";
+  setActive("burn");
+  refresh();
+});
+$("outs-clear").addEventListener("click", () => {
+  picked.hole = []; picked.board = []; picked.burn = []; setActive("hole"); refresh();
+});
+
+async function potOdds() {
+  showError($("pot-error"), null);
+  try {
+    const res = await api("/api/calc/pot-odds", { method: "POST", body: {
+      pot: Number($("pot-p").value), bet: Number($("pot-b").value) } });
+    $("pot-result").textContent = res.break_even.percent;
+    $("pot-formula").textContent = `${res.bet} / (${res.pot} + 2 × ${res.bet}) = ${res.bet}/${res.final_pot}`;
+  } catch (e) { showError($("pot-error"), e); }
+}
+$("pot-form").addEventListener("input", potOdds);
+$("pot-form").addEventListener("submit", (ev) => { ev.preventDefault(); potOdds(); });
+
+buildPicker();
+refresh();
+potOdds();

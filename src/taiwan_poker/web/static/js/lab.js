@@ -1,0 +1,67 @@
+// Lab table: the shoe and the dealer burns stay on the server; we only ever get the player's view.
+import { api, el, renderCard, renderHand, showError, t } from "./core.js";
+
+const KEY = "tp_lab_hand";
+const $ = (id) => document.getElementById(id);
+const form = $("lab-form"), nextBtn = $("lab-next"), decksSel = $("lab-decks"), errorBox = $("lab-error");
+let hand = null;
+
+function slots(n) {
+  return Array.from({ length: n }, () => el("span", { class: "card slot", "aria-hidden": "true" }));
+}
+
+function draw(view, fresh = false) {
+  const prevBoard = hand && hand.id === view.id ? hand.board.length : 0;
+  hand = view;
+  sessionStorage.setItem(KEY, view.id);
+  decksSel.value = String(view.decks);
+  const best = view.best ? view.best.cards : null;
+  renderHand($("lab-hole"), view.hole, { best, dealFrom: fresh ? 0 : Infinity });
+  $("lab-burn").replaceChildren(renderCard(view.burn, { deal: fresh }));
+  const board = $("lab-board");
+  renderHand(board, view.board, { best, dealFrom: prevBoard });
+  board.append(...slots(5 - view.board.length));
+  $("lab-dealer-burns").replaceChildren(...Array.from({ length: view.dealer_burns }, () =>
+    el("span", { class: "card back", role: "img", "aria-label": t("lab.hidden") })));
+  $("lab-street").textContent = t("lab.street_now", { street: view.street.name });
+  if (view.best) {
+    $("lab-best-cat").textContent = view.best.category.name;
+    $("lab-best-cat").dataset.category = view.best.category.code;
+    renderHand($("lab-best"), view.best.cards, { best: view.best.cards });
+  } else {
+    $("lab-best-cat").textContent = t("lab.best_none");
+    delete $("lab-best-cat").dataset.category;
+    $("lab-best").replaceChildren();
+  }
+  $("lab-total").textContent = view.total;
+  $("lab-used").textContent = view.used;
+  $("lab-remaining").textContent = view.remaining;
+  nextBtn.disabled = !view.next_street;
+  nextBtn.textContent = view.next_street ? t("lab.next_to", { street: view.next_street.name }) : t("lab.done");
+}
+
+async function deal() {
+  showError(errorBox, null);
+  try {
+    draw(await api("/api/lab/hands", { method: "POST", body: { decks: Number(decksSel.value) } }), true);
+    nextBtn.focus();
+  } catch (e) { showError(errorBox, e); }
+}
+
+form.addEventListener("submit", (ev) => { ev.preventDefault(); deal(); });
+nextBtn.addEventListener("click", async () => {
+  if (!hand) return;
+  showError(errorBox, null);
+  try {
+    draw(await api(`/api/lab/hands/${encodeURIComponent(hand.id)}/next`, { method: "POST" }));
+    if (nextBtn.disabled) $("lab-deal").focus();
+  } catch (e) { showError(errorBox, e); }
+});
+
+(async () => {
+  const saved = sessionStorage.getItem(KEY);
+  if (saved) {
+    try { draw(await api(`/api/lab/hands/${encodeURIComponent(saved)}`)); return; } catch (e) { sessionStorage.removeItem(KEY); }
+  }
+  await deal();
+})();
