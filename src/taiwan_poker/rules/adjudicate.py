@@ -79,7 +79,7 @@ def _read_cards(obj: dict[str, Any], seats: int) -> tuple[int, list[list[Card]],
 
 
 def deck_order(button: int, seats: int, holes: list[list[Card]], board: list[Card]) -> list[Card | None]:
-    """Known cards in dealing order (burns unknown): burns, two passes of hole cards, burn+flop, burn+turn, burn+river."""
+    """Known cards in dealing order (burns unknown): burns, hole cards in two passes, then burn + board per street."""
     order = clockwise_after(button, seats)
     n = len(order)
 
