@@ -118,7 +118,9 @@ def test_json_round_trip_and_replay_reproduce_the_state(table: tuple[RuleSet, li
 
 @settings(max_examples=80)
 @given(tables(), st.data())
-def test_views_hold_no_card_their_seat_may_not_see(table: tuple[RuleSet, list[int], int, int], data: st.DataObject) -> None:
+def test_views_hold_no_card_their_seat_may_not_see(
+    table: tuple[RuleSet, list[int], int, int], data: st.DataObject,
+) -> None:
     """Non-interference: changing every card a seat may not see (others' hole cards and burns, dealer burns,
     undealt cards) leaves that seat's view and event stream unchanged until the showdown; a private burn
     appears only in its owner's view; the spectator sees only public events."""
