@@ -1,0 +1,102 @@
+"""The spec's exact five-card counts (000 「五張牌機率：精確組合計數」 and 「公式附錄：多副牌的精確五張牌」).
+
+Every five-card hand of a d-deck shoe is judged by enumerating the
+C(56, 5) = 3,819,816 multisets of faces, each weighted by the number of
+physical hands it stands for (the product of C(d, copies) over its faces),
+and judging the multiset with the batch evaluator on face indices.  The
+category totals must equal the spec's closed formulas exactly, and the
+rounded percentages of its table.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import chain, combinations_with_replacement
+from math import comb
+
+import numpy as np
+import pytest
+
+from taiwan_poker.evaluate import CATEGORIES, Category, evaluate_batch
+
+# 000 table, percent of all five-card hands, 1..4 decks (rounded to 6 decimals)
+SPEC_PERCENT = {
+    Category.FIVE_OF_A_KIND: (0.000000, 0.000792, 0.001427, 0.001837),
+    Category.STRAIGHT_FLUSH: (0.001539, 0.001392, 0.001347, 0.001325),
+    Category.FOUR_OF_A_KIND: (0.024010, 0.094995, 0.128405, 0.146964),
+    Category.FULL_HOUSE: (0.144058, 0.265987, 0.313878, 0.339149),
+    Category.FLUSH: (0.196540, 0.284725, 0.317524, 0.334432),
+    Category.STRAIGHT: (0.392465, 0.354927, 0.343460, 0.337906),
+    Category.THREE_OF_A_KIND: (2.112845, 3.343832, 3.762252, 3.972239),
+    Category.TWO_PAIR: (4.753902, 5.844242, 6.201937, 6.379388),
+    Category.ONE_PAIR: (42.256903, 44.484905, 45.069980, 45.336110),
+    Category.HIGH_CARD: (50.117739, 45.324204, 43.859790, 43.150650),
+}
+
+
+def spec_formula(category: Category, d: int) -> int:
+    """公式附錄: combinations per category, n = 4d."""
+    n = 4 * d
+    c = comb
+    return {
+        Category.FIVE_OF_A_KIND: 13 * c(n, 5),
+        Category.FOUR_OF_A_KIND: 13 * c(n, 4) * 12 * n,
+        Category.FULL_HOUSE: 13 * c(n, 3) * 12 * c(n, 2),
+        Category.STRAIGHT_FLUSH: 40 * d**5,
+        Category.FLUSH: 4 * c(13 * d, 5) - 52 * c(d, 5) - 624 * d * c(d, 4) - 624 * c(d, 3) * c(d, 2) - 40 * d**5,
+        Category.STRAIGHT: 10 * (n**5 - 4 * d**5),
+        Category.THREE_OF_A_KIND: 13 * c(n, 3) * c(12, 2) * n**2 - 52 * c(d, 3) * c(12, 2) * d**2,
+        Category.TWO_PAIR: c(13, 2) * c(n, 2) ** 2 * 11 * n - 4 * c(13, 2) * c(d, 2) ** 2 * 11 * d,
+        Category.ONE_PAIR: 13 * c(n, 2) * c(12, 3) * n**3 - 52 * c(d, 2) * c(12, 3) * d**3,
+        Category.HIGH_CARD: (c(13, 5) - 10) * (n**5 - 4 * d**5),
+    }[category]
+
+
+@cache
+def face_multisets() -> tuple[np.ndarray, np.ndarray]:
+    """All sorted 5-multisets of faces 0..51, and each row's category code (judged once)."""
+    flat = np.fromiter(chain.from_iterable(combinations_with_replacement(range(52), 5)), dtype=np.int8)
+    rows = flat.reshape(-1, 5)
+    _, codes = evaluate_batch(rows)
+    return rows, codes
+
+
+def counts_for(d: int) -> dict[Category, int]:
+    rows, codes = face_multisets()
+    # weight of a sorted row = Π over runs of equal faces of C(d, run length)
+    #                        = Π_j (d - r_j) / (r_j + 1), r_j = equal faces just before position j in its run
+    rep = np.zeros(rows.shape, dtype=np.int64)
+    for j in range(1, 5):
+        rep[:, j] = np.where(rows[:, j] == rows[:, j - 1], rep[:, j - 1] + 1, 0)
+    num = np.prod(np.maximum(d - rep, 0), axis=1)
+    den = np.prod(rep + 1, axis=1)
+    assert np.all(num % den == 0)
+    weight = num // den
+    totals = np.zeros(len(CATEGORIES), dtype=np.int64)
+    np.add.at(totals, codes.astype(np.int64), weight)
+    return {c: int(totals[c.code]) for c in CATEGORIES}
+
+
+def test_formulas_single_deck_are_the_standard_counts() -> None:
+    """單副牌標準組合數核對 (the formulas themselves, d = 1)."""
+    standard = {Category.STRAIGHT_FLUSH: 40, Category.FOUR_OF_A_KIND: 624, Category.FULL_HOUSE: 3744,
+                Category.FLUSH: 5108, Category.STRAIGHT: 10200, Category.THREE_OF_A_KIND: 54912,
+                Category.TWO_PAIR: 123552, Category.ONE_PAIR: 1098240, Category.HIGH_CARD: 1302540,
+                Category.FIVE_OF_A_KIND: 0}
+    assert {c: spec_formula(c, 1) for c in CATEGORIES} == standard
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 4, 6, 8])
+def test_exact_five_card_counts_equal_the_spec_formulas(d: int) -> None:
+    """已檢查各牌型數量加總等於 C(52d,5): the evaluator's categories reproduce every formula exactly."""
+    got = counts_for(d)
+    assert sum(got.values()) == comb(52 * d, 5)
+    assert got == {c: spec_formula(c, d) for c in CATEGORIES}
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 4])
+def test_exact_five_card_percentages_match_the_spec_table(d: int) -> None:
+    got = counts_for(d)
+    total = comb(52 * d, 5)
+    for category, column in SPEC_PERCENT.items():
+        assert round(100 * got[category] / total, 6) == pytest.approx(column[d - 1], abs=1.5e-6), category
