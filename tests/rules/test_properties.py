@@ -20,7 +20,7 @@ from taiwan_poker.rules import (
     Structure,
     cards_needed,
 )
-from taiwan_poker.rules.events import Audience, ShoeDrawn
+from taiwan_poker.rules.events import AUDIENCE, Audience, ShoeDrawn, visible_to
 from taiwan_poker.rules.match import Match
 from taiwan_poker.rules.simulate import play_match, random_action
 from taiwan_poker.rules.views import events_for, view
@@ -160,8 +160,8 @@ def test_views_hold_no_card_their_seat_may_not_see(
         for e in events_for(hand, None):
             assert set(e) == {"version"} or e["type"] not in ("private_cards", "shoe_drawn", "dealer_burn")
         for ev in hand.events:
-            if ev.audience is Audience.NOBODY:
-                assert all(not ev.visible_to(s) for s in [*players, None])
+            if AUDIENCE[type(ev)] is Audience.NOBODY:
+                assert all(not visible_to(ev, s) for s in [*players, None])
         if hand.complete:
             break
         action = random_action(hand.legal(), rng)

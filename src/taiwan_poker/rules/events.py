@@ -1,4 +1,7 @@
-"""Hand events: frozen records, each with its audience (everyone, one seat, nobody), and their JSON form.
+"""Hand events: immutable typed records, each with its audience (everyone, one seat, nobody), and their JSON.
+
+Events are ``NamedTuple``s rather than frozen dataclasses: just as immutable
+and typed, and three times cheaper to build on the hot path.
 
 A hand is an append-only list of these; its state is a fold over them
 (:mod:`taiwan_poker.rules.hand`).  Like lichess's versioned events, a member
@@ -7,13 +10,14 @@ outside an event's audience learns only that an event happened.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, NamedTuple
 
 from ..cards import Card, parse_card
 from ..errors import TaiwanPokerError
 from ..evaluate import Category
+from ..evaluate.categories import unpack_ranks
+from ..evaluate.scalar import pick_best
 from .actions import ActionKind
 
 
@@ -37,34 +41,9 @@ class Street(StrEnum):
 STREETS: tuple[Street, ...] = tuple(Street)
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Base class: ``type`` names the event in JSON; ``audience`` says who sees it."""
-
-    type: ClassVar[str] = "event"
-    audience: ClassVar[Audience] = Audience.EVERYONE
-
-    def visible_to(self, seat: int | None) -> bool:
-        """Whether ``seat`` (``None`` = spectator) may see this event's content."""
-        aud = self.audience
-        if aud is Audience.EVERYONE:
-            return True
-        if aud is Audience.NOBODY:
-            return False
-        return seat is not None and seat == getattr(self, "seat", None)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
-            out[f.name] = _dump(getattr(self, f.name))
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class HandStarted(Event):
+class HandStarted(NamedTuple):
     """A new hand: its number, the button, the blinds' seats and every seat's stack before the blinds."""
 
-    type: ClassVar[str] = "hand_started"
     hand_no: int
     button: int
     small_blind_seat: int
@@ -72,39 +51,29 @@ class HandStarted(Event):
     stacks: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ShoeDrawn(Event):
+class ShoeDrawn(NamedTuple):
     """The cards this hand can use, in dealing order (``None`` = unknown, for adjudication).  Nobody sees it."""
 
-    type: ClassVar[str] = "shoe_drawn"
-    audience: ClassVar[Audience] = Audience.NOBODY
     cards: tuple[Card | None, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class PrivateCards(Event):
+class PrivateCards(NamedTuple):
     """One seat's private burn and two hole cards; only that seat sees them."""
 
-    type: ClassVar[str] = "private_cards"
-    audience: ClassVar[Audience] = Audience.SEAT
     seat: int
     burn: Card | None
     hole: tuple[Card | None, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class BlindPosted(Event):
-    type: ClassVar[str] = "blind_posted"
+class BlindPosted(NamedTuple):
     seat: int
     amount: int
     big: bool
 
 
-@dataclass(frozen=True, slots=True)
-class ActionTaken(Event):
+class ActionTaken(NamedTuple):
     """A decision: ``amount`` chips added, bringing the seat's street total ``to``."""
 
-    type: ClassVar[str] = "action"
     seat: int
     kind: ActionKind
     amount: int
@@ -113,80 +82,102 @@ class ActionTaken(Event):
     timeout: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class PrivateBurn(Event):
+class PrivateBurn(NamedTuple):
     """Every-street schedule: a further private burn before a street; only its owner sees it."""
 
-    type: ClassVar[str] = "private_burn"
-    audience: ClassVar[Audience] = Audience.SEAT
     seat: int
     card: Card | None
 
 
-@dataclass(frozen=True, slots=True)
-class DealerBurn(Event):
+class DealerBurn(NamedTuple):
     """The dealer's burn before a street; nobody sees it."""
 
-    type: ClassVar[str] = "dealer_burn"
-    audience: ClassVar[Audience] = Audience.NOBODY
     street: Street
     card: Card | None
 
 
-@dataclass(frozen=True, slots=True)
-class BoardDealt(Event):
+class BoardDealt(NamedTuple):
     """A new street begins with these public cards."""
 
-    type: ClassVar[str] = "board_dealt"
     street: Street
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ChipsReturned(Event):
+class ChipsReturned(NamedTuple):
     """Chips no other player matched go back to their owner before the pots are built."""
 
-    type: ClassVar[str] = "chips_returned"
     seat: int
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
-class HandShown(Event):
-    """A hand shown at showdown: hole cards, category and best five."""
+class HandShown(NamedTuple):
+    """A hand shown at showdown: hole cards, the board it played with, category and packed rank."""
 
-    type: ClassVar[str] = "hand_shown"
     seat: int
     hole: tuple[Card, ...]
+    board: tuple[Card, ...]
     category: Category
-    best: tuple[Card, ...]
     rank: int
 
+    @property
+    def best(self) -> tuple[Card, ...]:
+        """The best five cards, strongest first in comparison order (worked out when asked for)."""
+        return pick_best((*self.hole, *self.board), self.category, unpack_ranks(self.rank, 5))
 
-@dataclass(frozen=True, slots=True)
-class PotAwarded(Event):
+
+class PotAwarded(NamedTuple):
     """One pot: its chips, who could win it, who did and what each winner got."""
 
-    type: ClassVar[str] = "pot_awarded"
     amount: int
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
     shares: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class HandEnded(Event):
-    type: ClassVar[str] = "hand_ended"
+class HandEnded(NamedTuple):
     stacks: tuple[int, ...]
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.type: cls
-    for cls in (
-        HandStarted, ShoeDrawn, PrivateCards, BlindPosted, ActionTaken, PrivateBurn,
-        DealerBurn, BoardDealt, ChipsReturned, HandShown, PotAwarded, HandEnded,
-    )
+Event = (
+    HandStarted | ShoeDrawn | PrivateCards | BlindPosted | ActionTaken | PrivateBurn | DealerBurn | BoardDealt
+    | ChipsReturned | HandShown | PotAwarded | HandEnded
+)
+
+TYPE_NAMES: dict[type[Any], str] = {
+    HandStarted: "hand_started", ShoeDrawn: "shoe_drawn", PrivateCards: "private_cards",
+    BlindPosted: "blind_posted", ActionTaken: "action", PrivateBurn: "private_burn", DealerBurn: "dealer_burn",
+    BoardDealt: "board_dealt", ChipsReturned: "chips_returned", HandShown: "hand_shown",
+    PotAwarded: "pot_awarded", HandEnded: "hand_ended",
 }
+AUDIENCE: dict[type[Any], Audience] = {cls: Audience.EVERYONE for cls in TYPE_NAMES}
+AUDIENCE.update({ShoeDrawn: Audience.NOBODY, DealerBurn: Audience.NOBODY,
+                 PrivateCards: Audience.SEAT, PrivateBurn: Audience.SEAT})
+EVENT_TYPES: dict[str, type[Any]] = {name: cls for cls, name in TYPE_NAMES.items()}
+
+
+def visible_to(event: Event, seat: int | None) -> bool:
+    """Whether ``seat`` (``None`` = spectator) may see this event's content."""
+    aud = AUDIENCE[type(event)]
+    if aud is Audience.EVERYONE:
+        return True
+    if aud is Audience.NOBODY:
+        return False
+    return seat is not None and seat == event[0]  # seat-audience events have ``seat`` first
+
+
+def event_type(event: Event) -> str:
+    """The event's name in JSON."""
+    return TYPE_NAMES[type(event)]
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """``{"type": name, field: value, ...}`` with cards as ``As:2`` labels."""
+    out: dict[str, Any] = {"type": TYPE_NAMES[type(event)]}
+    for name, value in zip(event._fields, event, strict=True):
+        out[name] = _dump(value)
+    if isinstance(event, HandShown):
+        out["best"] = _dump(event.best)
+    return out
 
 
 def _dump(value: object) -> Any:
@@ -208,7 +199,7 @@ def _card(text: object) -> Card | None:
     return Card(spec.rank, spec.suit, spec.deck or 1)
 
 
-_CARD_LISTS = {"cards", "hole", "best"}
+_CARD_LISTS = {"cards", "hole", "board"}
 _CARDS = {"burn", "card"}
 _INT_LISTS = {"stacks", "eligible", "winners", "shares"}
 _ENUMS: dict[str, type[StrEnum]] = {"kind": ActionKind, "street": Street, "category": Category}
@@ -221,18 +212,19 @@ def event_from_json(obj: dict[str, Any]) -> Event:
     cls = EVENT_TYPES[obj["type"]]
     kwargs: dict[str, Any] = {}
     try:
-        for f in fields(cls):
-            raw = obj[f.name]
-            if f.name in _CARD_LISTS:
-                kwargs[f.name] = tuple(_card(c) for c in raw)
-            elif f.name in _CARDS:
-                kwargs[f.name] = _card(raw)
-            elif f.name in _INT_LISTS:
-                kwargs[f.name] = tuple(int(v) for v in raw)
-            elif f.name in _ENUMS:
-                kwargs[f.name] = _ENUMS[f.name](raw)
+        for name in cls._fields:
+            raw = obj[name]
+            if name in _CARD_LISTS:
+                kwargs[name] = tuple(_card(c) for c in raw)
+            elif name in _CARDS:
+                kwargs[name] = _card(raw)
+            elif name in _INT_LISTS:
+                kwargs[name] = tuple(int(v) for v in raw)
+            elif name in _ENUMS:
+                kwargs[name] = _ENUMS[name](raw)
             else:
-                kwargs[f.name] = raw
+                kwargs[name] = raw
     except (KeyError, ValueError, TypeError) as exc:
         raise TaiwanPokerError(f"bad {obj['type']} event: {exc}", code="bad_event") from None
-    return cls(**kwargs)
+    event: Event = cls(**kwargs)
+    return event

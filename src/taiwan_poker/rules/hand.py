@@ -21,7 +21,7 @@ from typing import Any
 
 from ..cards import Card, RandomSource, live_rng
 from ..errors import TaiwanPokerError
-from ..evaluate import evaluate, hand_value
+from ..evaluate import hand_value
 from .actions import CHECK, FOLD, Action, ActionKind, IllegalActionError, Legal
 from .betting import Betting
 from .events import (
@@ -40,6 +40,7 @@ from .events import (
     ShoeDrawn,
     Street,
     event_from_json,
+    event_to_json,
 )
 from .pots import award, build_pots, clockwise_after, uncalled
 from .ruleset import BurnSchedule, RuleSet, cards_needed
@@ -74,7 +75,7 @@ class Hand:
     """A hand at one table.  Build with :meth:`start` (live) or :meth:`from_events` / :meth:`from_json` (replay)."""
 
     __slots__ = (
-        "_apply_table", "_board", "_burns", "_deck", "_events", "_hole", "_pos", "_returned", "_shown",
+        "_board", "_burns", "_deck", "_events", "_hole", "_legal", "_pos", "_returned", "_shown",
         "_to_act", "bb_seat", "betting", "button", "complete", "hand_no", "initial_stacks", "pots", "rules",
         "sb_seat", "street",
     )
@@ -82,26 +83,13 @@ class Hand:
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
         self._events: list[Event] = []
-        self._apply_table: dict[type[Event], Callable[[Any], None]] = {
-            HandStarted: self._on_started,
-            ShoeDrawn: self._on_shoe,
-            PrivateCards: self._on_private,
-            BlindPosted: self._on_blind,
-            ActionTaken: self._on_action,
-            PrivateBurn: self._on_private_burn,
-            DealerBurn: self._on_dealer_burn,
-            BoardDealt: self._on_board,
-            ChipsReturned: self._on_returned,
-            HandShown: self._on_shown,
-            PotAwarded: self._on_pot,
-            HandEnded: self._on_ended,
-        }
         self.hand_no = 0
         self.button = 0
         self.sb_seat = 0
         self.bb_seat = 0
         self.initial_stacks: tuple[int, ...] = ()
-        self.betting = Betting([], [], rules.structure, rules.big_blind)
+        self.betting: Betting = None  # type: ignore[assignment]  # set by HandStarted
+        self._legal: Legal | None = None
         self.street = Street.PREFLOP
         self.complete = False
         self.pots: list[PotAwarded] = []
@@ -174,7 +162,7 @@ class Hand:
 
     def to_json(self) -> dict[str, Any]:
         """The rule set and the whole event log (hidden cards included: server-side storage only)."""
-        return {"rules": self.rules.to_json(), "events": [e.to_json() for e in self._events]}
+        return {"rules": self.rules.to_json(), "events": [event_to_json(e) for e in self._events]}
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Hand:
@@ -232,10 +220,13 @@ class Hand:
 
     def legal(self) -> Legal:
         """Options of the seat to act (verify/can)."""
-        seat = self._to_act
-        if seat is None:
-            raise IllegalActionError("the hand is over: nobody is to act")
-        return self.betting.legal(seat)
+        legal = self._legal
+        if legal is None:
+            seat = self._to_act
+            if seat is None:
+                raise IllegalActionError("the hand is over: nobody is to act")
+            legal = self._legal = self.betting.legal(seat)
+        return legal
 
     def snapshot(self) -> dict[str, Any]:
         """Every piece of state as JSON-ready data (for equality checks of replay and round trips)."""
@@ -249,8 +240,8 @@ class Hand:
             "board": [c.label for c in self._board],
             "hole": {str(s): [c.label if c else None for c in h] for s, h in sorted(self._hole.items())},
             "burns": {str(s): [c.label if c else None for c in h] for s, h in sorted(self._burns.items())},
-            "returned": [e.to_json() for e in self._returned], "shown": [e.to_json() for e in self._shown],
-            "pots": [e.to_json() for e in self.pots], "version": len(self._events),
+            "returned": [event_to_json(e) for e in self._returned], "shown": [event_to_json(e) for e in self._shown],
+            "pots": [event_to_json(e) for e in self.pots], "version": len(self._events),
         }
 
     # -- actions (do) ----------------------------------------------------------------------------------
@@ -262,9 +253,7 @@ class Hand:
             raise IllegalActionError("the hand is over: nobody is to act")
         if seat is not None and seat != to_act:
             raise IllegalActionError(f"it is seat {to_act}'s turn, not seat {seat}'s", seat=seat, to_act=to_act)
-        b = self.betting
-        legal = b.legal(to_act)
-        kind, amount, to, allin = b.resolve(to_act, action, legal)
+        kind, amount, to, allin = self.betting.resolve(to_act, action, self.legal())
         start = len(self._events)
         self._emit(ActionTaken(to_act, kind, amount, to, allin, timeout))
         self._progress()
@@ -278,7 +267,8 @@ class Hand:
     # -- event application (the only place state changes) ------------------------------------------
 
     def _emit(self, ev: Event) -> None:
-        self._apply_table[type(ev)](ev)
+        _APPLY[type(ev)](self, ev)
+        self._legal = None
         self._events.append(ev)
 
     def _on_started(self, ev: HandStarted) -> None:
@@ -378,7 +368,7 @@ class Hand:
     def _flop(self) -> tuple[Card, ...]:
         deck, pos = self._deck, self._pos
         cards = deck[pos:pos + 3]
-        if len(cards) < 3 or None in cards:
+        if len(cards) < 3 or any(c is None for c in cards):
             raise MissingCardsError("the flop is needed but was not given", needed="flop")
         return cards  # type: ignore[return-value]
 
@@ -392,13 +382,12 @@ class Hand:
             if seat not in live:
                 continue
             hole = self._hole[seat]
-            if None in hole:
+            if hole[0] is None or hole[1] is None:
                 raise MissingCardsError(f"seat {seat}'s hole cards are needed for the showdown", seat=seat)
             cards: list[Card] = [*hole, *board]  # type: ignore[list-item]
             value = hand_value(cards, ranking)
             values[seat] = value
-            hv = evaluate(cards, ranking)
-            shown.append(HandShown(seat, tuple(cards[:2]), hv.category, hv.best, value))
+            shown.append(HandShown(seat, hole, tuple(board), ranking.category_of(value), value))  # type: ignore[arg-type]
         for ev in shown:
             self._emit(ev)
         self._finish(live, values)
@@ -414,3 +403,19 @@ class Hand:
             winners = tuple(sorted(shares))
             self._emit(PotAwarded(pot.amount, pot.eligible, winners, tuple(shares[w] for w in winners)))
         self._emit(HandEnded(tuple(b.stacks)))
+
+
+_APPLY: dict[type[Any], Callable[[Hand, Any], None]] = {
+    HandStarted: Hand._on_started,
+    ShoeDrawn: Hand._on_shoe,
+    PrivateCards: Hand._on_private,
+    BlindPosted: Hand._on_blind,
+    ActionTaken: Hand._on_action,
+    PrivateBurn: Hand._on_private_burn,
+    DealerBurn: Hand._on_dealer_burn,
+    BoardDealt: Hand._on_board,
+    ChipsReturned: Hand._on_returned,
+    HandShown: Hand._on_shown,
+    PotAwarded: Hand._on_pot,
+    HandEnded: Hand._on_ended,
+}

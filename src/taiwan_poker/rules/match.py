@@ -12,6 +12,7 @@ from typing import Any
 
 from ..cards import RandomSource, live_rng
 from ..errors import TaiwanPokerError
+from .events import event_from_json, event_to_json
 from .hand import BadStacksError, Hand
 from .ruleset import RuleSet
 
@@ -93,14 +94,12 @@ class Match:
             "rules": self.rules.to_json(),
             "initial_stacks": list(self.initial_stacks),
             "button": self.hands[0].button if self.hands else self.button,
-            "hands": [[e.to_json() for e in h.events] for h in self.hands],
+            "hands": [[event_to_json(e) for e in h.events] for h in self.hands],
         }
 
     @classmethod
     def from_json(cls, obj: dict[str, Any], rng: RandomSource | None = None) -> Match:
         """Replay a match; ``rng`` deals the hands still to come."""
-        from .events import event_from_json
-
         rules = RuleSet.from_json(obj["rules"])
         match = cls(rules, rng, stacks=obj["initial_stacks"], button=obj["button"])
         for log in obj["hands"]:

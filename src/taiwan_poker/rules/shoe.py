@@ -20,8 +20,20 @@ def deal_cards(decks: int, count: int, rng: RandomSource) -> list[Card]:
     """``count`` distinct physical cards uniformly at random from a full ``decks``-deck shoe, in dealing order."""
     cards = list(_cards(decks))
     n = len(cards)
-    randrange = rng.randrange
+    getrandbits = getattr(rng, "getrandbits", None)
+    if getrandbits is None:
+        randrange = rng.randrange
+        for i in range(count):
+            j = randrange(i, n)
+            cards[i], cards[j] = cards[j], cards[i]
+        return cards[:count]
     for i in range(count):
-        j = randrange(i, n)
+        # unbiased j in [i, n): rejection sampling on the fewest random bits (as random.Random does)
+        span = n - i
+        k = span.bit_length()
+        r = getrandbits(k)
+        while r >= span:
+            r = getrandbits(k)
+        j = i + r
         cards[i], cards[j] = cards[j], cards[i]
     return cards[:count]

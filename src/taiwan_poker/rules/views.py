@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import Card
-from .events import Event
+from .events import Event, event_to_json, event_type, visible_to
 from .hand import Hand
 
 
@@ -54,9 +54,9 @@ def view(hand: Hand, seat: int | None = None) -> dict[str, Any]:
 
 def event_view(event: Event, version: int, seat: int | None) -> dict[str, Any]:
     """One event as ``seat`` may see it: its content, or only its version when outside its audience."""
-    if event.visible_to(seat):
-        out = event.to_json()
-        if "cards" in out and event.type == "board_dealt":
+    if visible_to(event, seat):
+        out = event_to_json(event)
+        if event_type(event) == "board_dealt":
             out["cards"] = [c.split(":")[0] for c in out["cards"]]
         out["version"] = version
         return out
