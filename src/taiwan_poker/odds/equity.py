@@ -387,9 +387,7 @@ class _Sampler:
         self.setup = setup
         self.rng = rng
         known_idx = {c.index for c in setup.known}
-        self.remaining_idx = np.array(
-            [i for i in range(52 * setup.decks) if i not in known_idx], dtype=np.int64
-        )
+        self.remaining_idx = np.array([i for i in range(52 * setup.decks) if i not in known_idx], dtype=np.int64)
         self.need = 5 - len(setup.board)
         self.random_players = [i for i, p in enumerate(setup.players) if p.is_random]
         self.range_players = [i for i, p in enumerate(setup.players) if p.hand_range is not None and not p.is_random]

@@ -97,8 +97,10 @@ def _exact_counts(decks: int, k: int) -> tuple[int, ...]:
     s = _structure(k)
     d = decks
     total = _prod_binom(_binom_table(4 * d, k), s.counts)
-    flush_w = 4 * _prod_binom(_binom_table(d, k), s.pair_m) * _prod_binom(
-        _binom_table(3 * d, k), s.counts[s.pair_c] - s.pair_m
+    flush_w = (
+        4
+        * _prod_binom(_binom_table(d, k), s.pair_m)
+        * _prod_binom(_binom_table(3 * d, k), s.counts[s.pair_c] - s.pair_m)
     )
     # pair_c is non-decreasing (built multiset by multiset): sum the flush copies of each multiset.
     flush_sum = np.zeros(len(total), dtype=_I64)
