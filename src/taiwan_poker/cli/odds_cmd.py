@@ -592,11 +592,13 @@ def charts_command(
     table = Table(
         title=f"翻牌前權益 Preflop equity vs one random hand — {decks} 副 decks\n"
         "對角線=對子 (不同花色) pairs · 右上=同花 suited · 左下=不同花 offsuit",
-        show_lines=False,
+        box=None,
+        padding=(0, 1),
+        pad_edge=False,
     )
-    table.add_column("")
+    table.add_column("", no_wrap=True)
     for r in order:
-        table.add_column(r, justify="right")
+        table.add_column(r, justify="right", no_wrap=True, min_width=4)
     for r, row in zip(order, grid, strict=True):
         cells = []
         for c in row:
