@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,6 +27,7 @@ from .sessions import SessionStore
 from .state import Score, lang_of
 
 HERE = Path(__file__).parent
+log = logging.getLogger("taiwan_poker.web")
 FOUR_COLOUR_COOKIE = "tp_fourcolour"
 PAGES = ("home", "rules", "odds", "calculators", "lab", "practice")
 PATHS = {"home": "/", "rules": "/rules", "odds": "/odds", "calculators": "/calculators", "lab": "/lab",
@@ -81,6 +83,11 @@ def create_app(data_dir: Path | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         return _error(422, "bad_request", _validation_message(lang_of(request), exc))
+
+    @app.exception_handler(Exception)
+    async def unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s", request.url.path)
+        return _error(500, "internal_error", t(lang_of(request), "error.internal_error"))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

@@ -32,7 +32,7 @@ class _Keep(dict[str, Any]):
         return "{" + key + "}"
 
 
-def t(lang: str, key: str, **params: Any) -> str:
+def t(lang: str, key: str, /, **params: Any) -> str:
     """The message ``key`` in ``lang`` with ``params`` filled in."""
     text = catalogue(lang).get(key)
     if text is None:
