@@ -151,3 +151,14 @@ def test_categories_of_matches_scalar_category(hand: tuple[int, list[Card]], ran
     code = categories_of(np.array([value], dtype=np.uint32), ranking)[0]
     assert Category(list(Category)[code]) is evaluate(cards, ranking).category
     assert ranking.category_of(value) is evaluate(cards, ranking).category
+
+
+@given(st.lists(hands(7, 7), min_size=1, max_size=20), rankings)
+def test_batch_accepts_non_contiguous_and_fortran_ordered_arrays(
+    batch: list[tuple[int, list[Card]]], ranking: Ranking
+) -> None:
+    arr = np.array([[c.index for c in cards] for _, cards in batch], dtype=np.int32)
+    want = [hand_value(cards, ranking) for _, cards in batch]
+    assert rank_batch(arr[:, ::-1], ranking).tolist() == want
+    assert rank_batch(np.asfortranarray(arr), ranking).tolist() == want
+    assert rank_batch(np.repeat(arr, 2, axis=0)[::2], ranking).tolist() == want
