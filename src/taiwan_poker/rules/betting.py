@@ -39,7 +39,7 @@ class Betting:
         "stacks", "structure", "unit",
     )
 
-    def __init__(self, stacks: Sequence[int], in_hand: Sequence[bool], structure: Structure, big_blind: int) -> None:
+    def __init__(self, stacks: Sequence[int], structure: Structure, big_blind: int) -> None:
         n = len(stacks)
         self.n = n
         self.structure = structure
@@ -48,7 +48,7 @@ class Betting:
         self.stacks = list(stacks)
         self.bets = [0] * n
         self.contrib = [0] * n
-        self.folded = [not x for x in in_hand]
+        self.folded = [s <= 0 for s in stacks]  # seats without chips are not dealt in
         self.acted = [False] * n
         self.faced = [0] * n
         self.current_bet = 0

@@ -42,7 +42,7 @@ from .events import (
     event_from_json,
     event_to_json,
 )
-from .pots import award, build_pots, clockwise_after, uncalled
+from .pots import Pot, award, build_pots, clockwise_after, uncalled
 from .ruleset import BurnSchedule, RuleSet, cards_needed
 from .shoe import deal_cards
 
@@ -126,11 +126,14 @@ class Hand:
         if n != rules.seats:
             raise BadStacksError(f"{n} stacks given for {rules.seats} seats", seats=rules.seats)
         for s in stacks:
-            if isinstance(s, bool) or not isinstance(s, int) or s < 0:
+            if type(s) is not int or s < 0:
                 raise BadStacksError(f"a stack must be a whole number of chips, not {s!r}")
         if not 0 <= button < n or stacks[button] <= 0:
             raise BadStacksError(f"the button must be a seat with chips, not {button!r}", button=button)
-        players = [s for s in clockwise_after(button, n) if stacks[s] > 0]
+        players = []
+        for s in clockwise_after(button, n):
+            if stacks[s] > 0:
+                players.append(s)
         if len(players) < 2:
             raise BadStacksError("a hand needs at least two players with chips")
         need = cards_needed(len(players), rules.burns)
@@ -146,9 +149,9 @@ class Hand:
         k = len(players)
         for i, seat in enumerate(players):
             emit(PrivateCards(seat, deck[i], (deck[k + i], deck[2 * k + i])))
-        stack_sb = stacks[sb]
-        emit(BlindPosted(sb, min(rules.small_blind, stack_sb), False))
-        emit(BlindPosted(bb, min(rules.big_blind, stacks[bb]), True))
+        small, big = rules.small_blind, rules.big_blind
+        emit(BlindPosted(sb, small if small < stacks[sb] else stacks[sb], False))
+        emit(BlindPosted(bb, big if big < stacks[bb] else stacks[bb], True))
         hand._progress()
         return hand
 
@@ -254,10 +257,15 @@ class Hand:
         if seat is not None and seat != to_act:
             raise IllegalActionError(f"it is seat {to_act}'s turn, not seat {seat}'s", seat=seat, to_act=to_act)
         kind, amount, to, allin = self.betting.resolve(to_act, action, self.legal())
-        start = len(self._events)
-        self._emit(ActionTaken(to_act, kind, amount, to, allin, timeout))
-        self._progress()
-        return self._events[start:]
+        events = self._events
+        start = len(events)
+        ev = ActionTaken(to_act, kind, amount, to, allin, timeout)
+        self._on_action(ev)
+        self._legal = None
+        events.append(ev)
+        if self._to_act is None:
+            self._progress()
+        return events[start:]
 
     def timeout(self) -> list[Event]:
         """The action clock ran out: check if possible, otherwise fold."""
@@ -267,7 +275,7 @@ class Hand:
     # -- event application (the only place state changes) ------------------------------------------
 
     def _emit(self, ev: Event) -> None:
-        _APPLY[type(ev)](self, ev)
+        _APPLY[ev.__class__](self, ev)
         self._legal = None
         self._events.append(ev)
 
@@ -277,7 +285,7 @@ class Hand:
         self.sb_seat = ev.small_blind_seat
         self.bb_seat = ev.big_blind_seat
         self.initial_stacks = ev.stacks
-        self.betting = Betting(ev.stacks, [s > 0 for s in ev.stacks], self.rules.structure, self.rules.big_blind)
+        self.betting = Betting(ev.stacks, self.rules.structure, self.rules.big_blind)
 
     def _on_shoe(self, ev: ShoeDrawn) -> None:
         self._deck = ev.cards
@@ -308,7 +316,8 @@ class Hand:
         self._board.extend(ev.cards)
         self._pos += len(ev.cards)
         self.street = ev.street
-        self.betting.new_street(self.rules.limit_bet(_STREET_INDEX[ev.street]))
+        bb = self.rules.big_blind
+        self.betting.new_street(bb if ev.street is Street.FLOP else 2 * bb)
         self._to_act = self.betting.next_to_act(self.button)
 
     def _on_returned(self, ev: ChipsReturned) -> None:
@@ -337,7 +346,8 @@ class Hand:
             back = uncalled(b.bets)
             if back is not None:
                 emit(ChipsReturned(back[0], back[1]))
-            live = b.live()
+            folded = b.folded
+            live = [s for s in range(b.n) if not folded[s]]
             if len(live) == 1:
                 self._finish(live, None)
                 return
@@ -394,16 +404,24 @@ class Hand:
 
     def _finish(self, live: list[int], values: dict[int, int] | None) -> None:
         b = self.betting
-        alive = [not f for f in b.folded]
-        pots = build_pots(b.contrib, alive)
+        emit = self._emit
+        contrib = b.contrib
+        if len(live) == 1:  # won without a showdown: every chip to the last player
+            total = sum(contrib)
+            emit(PotAwarded(total, (live[0],), (live[0],), (total,)))
+            emit(HandEnded(tuple(b.stacks)))
+            return
+        assert values is not None
         order = clockwise_after(self.button, b.n)
-        if values is None:
-            values = {s: 0 for s in live}
+        level = contrib[live[0]]
+        if all(contrib[s] == level for s in live) and max(contrib) <= level:
+            pots = [Pot(sum(contrib), tuple(live))]  # one pot: every player still in put in the same
+        else:
+            pots = build_pots(contrib, [not f for f in b.folded])
         for pot, shares in award(pots, values, order):
             winners = tuple(sorted(shares))
-            self._emit(PotAwarded(pot.amount, pot.eligible, winners, tuple(shares[w] for w in winners)))
-        self._emit(HandEnded(tuple(b.stacks)))
-
+            emit(PotAwarded(pot.amount, pot.eligible, winners, tuple(shares[w] for w in winners)))
+        emit(HandEnded(tuple(b.stacks)))
 
 _APPLY: dict[type[Any], Callable[[Hand, Any], None]] = {
     HandStarted: Hand._on_started,

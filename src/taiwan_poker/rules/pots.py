@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +59,10 @@ def build_pots(contributions: Sequence[int], live: Sequence[bool]) -> list[Pot]:
     return pots
 
 
-def clockwise_after(button: int, seats: int) -> list[int]:
+@cache
+def clockwise_after(button: int, seats: int) -> tuple[int, ...]:
     """Seat order starting with the first seat clockwise from the button (the button itself last)."""
-    return [(button + 1 + i) % seats for i in range(seats)]
+    return tuple((button + 1 + i) % seats for i in range(seats))
 
 
 def split_pot(amount: int, winners: Sequence[int], order: Sequence[int]) -> dict[int, int]:
