@@ -18,9 +18,10 @@ Two methods.
   after the cards placed before it.  The weights count physical deals exactly,
   so the results are exact fractions (``win_count / total`` …).
 * **Monte Carlo**: physical cards are sampled directly — the board completion
-  and random opponents' cards as distinct unseen cards, each range opponent as
-  a uniform physical hand of its range, rows where two of them share a card
-  are rejected (this is exactly uniform over consistent deals).  Batches run
+  and random opponents' cards i.i.d. uniform over the unseen physical cards,
+  each range opponent a uniform physical hand of its range; rows where two of
+  them share a physical card are rejected, which leaves deals exactly uniform
+  over the consistent ones.  Batches run
   until the 95 % half-width ``1.96 × SE`` of every player's equity is at most
   ``precision`` (or ``max_hands`` is reached).
 
@@ -43,7 +44,6 @@ from ..cards import Card, CardSpec, check_decks, parse_card, resolve_cards
 from ..errors import CardCountError, TaiwanPokerError
 from ..evaluate import DEFAULT_RANKING, Ranking, rank_batch
 from .ranges import FaceCombo, HandRange, RangeError, parse_range
-from .sampling import draw_distinct
 
 Z95 = 1.96
 DEFAULT_MAX_EXACT = 3_000_000
@@ -401,19 +401,23 @@ class _Sampler:
         """Per-row equity shares (rows × players), is-best flags, best counts, and the number rejected."""
         s = self.setup
         k = self.need + 2 * len(self.random_players)
-        drawn = self.remaining_idx[draw_distinct(self.rng, len(self.remaining_idx), k, rows)]
+        # Proposal: the k unknown cards i.i.d. uniform over the unseen physical cards, each range
+        # opponent a uniform physical hand of its range; keep only rows where all cards differ.  The
+        # kept rows are exactly uniform over consistent deals (rejection sampling).
+        drawn = self.remaining_idx[self.rng.integers(0, len(self.remaining_idx), size=(rows, k))]
         picks = {
             i: self.range_pairs[i][self.rng.integers(0, len(self.range_pairs[i]), size=rows)]
             for i in self.range_players
         }
         rejected = 0
-        if picks:
-            allc = np.concatenate([drawn, *picks.values()], axis=1)
+        if picks or k > 1:
+            allc = np.concatenate([drawn, *picks.values()], axis=1).astype(np.int16)
             allc.sort(axis=1)
             ok = ~(allc[:, 1:] == allc[:, :-1]).any(axis=1)
             rejected = int(rows - ok.sum())
-            drawn = drawn[ok]
-            picks = {i: v[ok] for i, v in picks.items()}
+            if rejected:
+                drawn = drawn[ok]
+                picks = {i: v[ok] for i, v in picks.items()}
         n = len(drawn)
         board = np.empty((n, 5), dtype=np.int16)
         board[:, : len(self.known_board)] = self.known_board
