@@ -195,10 +195,11 @@ def test_monte_carlo_is_reproducible_with_a_seed() -> None:
         ("AhZz", ["random"], "", 2, CardError, "bad_card"),
         ("AsAh", ["AsAh"], "As Ah Ks", 2, CardError, "too_many_copies"),
         ("AsAh", ["AA"], "Ac Ad 2s", 1, RangeError, "bad_range"),
+        ("AsAh", ["random", "random"], "", 2, EquityError, "bad_equity_request"),
     ],
 )
 def test_bad_requests(hero, opps, board, decks, exc, code) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(exc) as info:
-        equity(hero, opps, board, decks=decks)
+        equity(hero, opps, board, decks=decks, method="exact" if len(opps) == 2 else "auto")
     assert isinstance(info.value, TaiwanPokerError)
     assert info.value.code == code

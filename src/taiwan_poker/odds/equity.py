@@ -48,6 +48,7 @@ from .ranges import FaceCombo, HandRange, RangeError, parse_range
 Z95 = 1.96
 DEFAULT_MAX_EXACT = 3_000_000
 DEFAULT_MAX_HANDS = 20_000_000
+HARD_MAX_EXACT = 40_000_000  # rows; beyond this an exact run would need several GB
 _CARD_TOKEN = re.compile(r"(?:10|[2-9TJQKAtjqka])[shdcSHDC](?::\d)?")
 
 
@@ -528,6 +529,12 @@ def equity(
     if not 0 < precision < 1:
         raise EquityError("precision is a 95 % half-width between 0 and 1, e.g. 0.001", precision=precision)
     setup = _setup(hero, opponents, board, decks, burn, ranking)
-    if method == "exact" or (method == "auto" and exact_rows(setup) <= max_exact):
+    rows = exact_rows(setup)
+    if method == "exact" and rows > HARD_MAX_EXACT:
+        raise EquityError(
+            f"exact enumeration would need about {rows:,} rows (limit {HARD_MAX_EXACT:,}); use monte_carlo",
+            rows=rows,
+        )
+    if method == "exact" or (method == "auto" and rows <= max_exact):
         return _equity_exact(setup, progress)
     return _equity_monte_carlo(setup, precision, max_hands, seed, progress)
