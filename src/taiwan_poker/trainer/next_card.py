@@ -7,9 +7,9 @@ or one face) the chance that one given unseen position holds it is ``O / N``
 with ``N = 52d - k`` unseen cards and ``O`` unseen target cards; at least one
 hit in the next two positions is ``1 - C(N-O, 2) / C(N, 2)``.
 
-This is the small helper the practice room and the calculators use; the
-odds package's outs module is preferred when it is installed (see
-:func:`taiwan_poker.web.odds_adapter`).
+The counting itself is :func:`taiwan_poker.odds.outs.outs_probability`; this
+module adds the named targets (``suit:h``, ``rank:A``, ``face:Ah``) the
+practice room and the calculators speak in.
 """
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from math import comb
 
-from ..cards import CARDS_PER_DECK, RANKS, SUITS, Card, check_decks
+from ..cards import RANKS, SUITS, Card
 from ..errors import TaiwanPokerError
+from ..odds import potodds
+from ..odds.outs import outs_probability
 
 
 class TargetKind(StrEnum):
@@ -45,6 +46,15 @@ class Target:
         if self.kind is TargetKind.RANK:
             return card.rank == self.value
         return card.face == self.value
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        """The faces (rank * 4 + suit) this target stands for."""
+        if self.kind is TargetKind.SUIT:
+            return tuple(r * 4 + self.value for r in range(13))
+        if self.kind is TargetKind.RANK:
+            return tuple(self.value * 4 + s for s in range(4))
+        return (self.value,)
 
     def copies_per_deck(self) -> int:
         return {TargetKind.SUIT: 13, TargetKind.RANK: 4, TargetKind.FACE: 1}[self.kind]
@@ -92,25 +102,18 @@ class DrawOdds:
 
 def draw_odds(decks: int, known: Sequence[Card], target: Target) -> DrawOdds:
     """Exact chances that the next unseen card (and at least one of the next two) hits ``target``."""
-    check_decks(decks)
-    n = CARDS_PER_DECK * decks - len(known)
-    if n < 2:
-        raise TaiwanPokerError("too few unseen cards left", code="bad_card_count")
-    seen = sum(1 for c in known if target.matches(c))
-    outs = target.copies_per_deck() * decks - seen
+    r = outs_probability(known, target.faces, decks)
     return DrawOdds(
-        decks=decks,
-        known=len(known),
-        unseen=n,
-        seen_targets=seen,
-        outs=outs,
-        next_card=Fraction(outs, n),
-        two_cards=1 - Fraction(comb(n - outs, 2), comb(n, 2)),
+        decks=r.decks,
+        known=r.known,
+        unseen=r.unseen,
+        seen_targets=target.copies_per_deck() * r.decks - r.outs,
+        outs=r.outs,
+        next_card=r.next_card,
+        two_cards=r.next_two,
     )
 
 
 def break_even_equity(pot: int, bet: int) -> Fraction:
     """Break-even equity for calling ``bet`` when the pot held ``pot`` before the bet: B / (P + 2B)."""
-    if pot < 0 or bet <= 0:
-        raise TaiwanPokerError("pot must be ≥ 0 and bet > 0", code="bad_amount", pot=pot, bet=bet)
-    return Fraction(bet, pot + 2 * bet)
+    return potodds.break_even_equity(pot, bet)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Cookie, Depends, Request, Response
@@ -10,18 +11,21 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..cards import check_decks, min_decks_for, parse_card, resolve_cards
 from ..errors import CardCountError, TaiwanPokerError
-from ..evaluate import evaluate
+from ..evaluate import CATEGORIES, evaluate
+from ..odds.equity import EquityResult, equity
 from ..trainer import scenarios as sc
 from ..trainer.drills import MAX_SEED, generate_drill, parse_fraction
 from ..trainer.lab import LabHand, check_lab_decks
 from ..trainer.next_card import Target, break_even_equity, draw_odds
-from . import views
+from . import odds_page, views
 from .i18n import LANGS, catalogue, t
+from .jobs import Job, JobRunner
 from .sessions import SessionStore
 from .state import Score, lang_of
 
 router = APIRouter(prefix="/api")
 PRACTICE_COOKIE = "tp_practice"
+EQUITY_MAX_HANDS = 3_000_000
 
 Lang = Annotated[str, Depends(lang_of)]
 
@@ -216,3 +220,79 @@ def calc_pot_odds(body: PotOddsIn) -> dict[str, Any]:
     need = break_even_equity(body.pot, body.bet)
     return {"pot": body.pot, "bet": body.bet, "final_pot": body.pot + 2 * body.bet,
             "break_even": views.fraction_json(need)}
+
+
+class EquityIn(Strict):
+    decks: int = 2
+    hero: str = Field(description="your two hole cards, e.g. AsKs")
+    opponents: list[str] = Field(default_factory=lambda: ["random"],
+                                 description="one per opponent: an exact hand (QdQc), a range (QQ+,AKs) or random")
+    board: str = Field("", description="0, 3, 4 or 5 cards, e.g. Jh8h4s")
+    burn: str | None = Field(None, description="your own private burn, when you know it")
+    precision: float = Field(0.002, description="Monte Carlo stops at this 95% half-width (0.001 to 0.05)")
+
+
+def jobs(request: Request) -> JobRunner:
+    runner: JobRunner = request.app.state.jobs
+    return runner
+
+
+def _equity_json(result: EquityResult) -> dict[str, Any]:
+    out = result.to_json()
+    out["exact"] = result.method == "exact"
+    for p in out["players"]:  # type: ignore[union-attr]
+        se = p.get("equity_se")
+        p["half_width"] = None if se is None else 1.96 * se
+    return out
+
+
+def _job_json(lang: str, key: str, job: Job) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": key, "status": job.status, "progress": round(job.progress, 4)}
+    if job.status == "done":
+        out["result"] = job.result
+    return out
+
+
+@router.post("/calc/equity", summary="Equity calculator: returns the result, or a job to poll for longer runs",
+             responses={202: {"description": "still running: poll /api/calc/equity/{id}"}})
+def calc_equity(body: EquityIn, lang: Lang, response: Response,
+                runner: Annotated[JobRunner, Depends(jobs)]) -> dict[str, Any]:
+    decks = check_decks(body.decks)
+    if not 0.001 <= body.precision <= 0.05:
+        raise TaiwanPokerError("precision must be between 0.001 and 0.05", code="bad_precision")
+    if not 1 <= len(body.opponents) <= 5:
+        raise TaiwanPokerError("give 1 to 5 opponents", code="bad_equity_request")
+
+    def run(progress: Callable[[float], None]) -> dict[str, Any]:
+        return _equity_json(equity(body.hero, body.opponents, body.board, decks=decks, burn=body.burn or None,
+                                   precision=body.precision, max_hands=EQUITY_MAX_HANDS, progress=progress))
+
+    key, job = runner.submit(run)
+    job.done.wait(0.5)
+    if job.status == "error" and job.error is not None:
+        raise job.error
+    if job.status != "done":
+        response.status_code = 202
+    return _job_json(lang, key, job)
+
+
+@router.get("/calc/equity/{job_id}", summary="Equity calculator: progress and result of a run")
+def calc_equity_job(job_id: str, lang: Lang, runner: Annotated[JobRunner, Depends(jobs)]) -> dict[str, Any]:
+    job = runner.jobs.get(job_id)
+    if job is None:
+        raise TaiwanPokerError(f"no calculation {job_id!r}", code="no_job")
+    if job.status == "error" and job.error is not None:
+        raise job.error
+    return _job_json(lang, job_id, job)
+
+
+@router.get("/odds", summary="Odds: exact five- and seven-card tables, starting hands (1–6 decks), preflop heat map")
+def odds(lang: Lang, decks: int = 2) -> dict[str, Any]:
+    d = odds_page.check_odds_decks(decks)
+    return {
+        "five": odds_page.category_table(5),
+        "seven": odds_page.category_table(7),
+        "starting": odds_page.starting_table(),
+        "heat_map": odds_page.heat_map(d),
+        "categories": {c.value: t(lang, f"category.{c.value}") for c in CATEGORIES},
+    }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -18,11 +19,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..errors import TaiwanPokerError
+from ..evaluate import CATEGORIES
 from ..trainer import scenarios as sc
 from ..trainer.lab import LabHand
-from . import views
+from . import odds_page, views
 from .api import router as api_router
 from .i18n import LANG_COOKIE, LANGS, card_aria, catalogue, error_message, normalise, t
+from .jobs import JobRunner
 from .sessions import SessionStore
 from .state import Score, lang_of
 
@@ -56,8 +59,14 @@ def _validation_message(lang: str, exc: RequestValidationError) -> str:
     return t(lang, "error.bad_request") + " " + "; ".join(parts) + "."
 
 
-def create_app(data_dir: Path | None = None) -> FastAPI:
-    """Build the app. ``data_dir`` is where later storage (SQLite) will live."""
+def _warm_up() -> None:
+    """Compute the cached tables in the background so the first visitor does not wait."""
+    sc.scenarios()
+    odds_page.warm_up()
+
+
+def create_app(data_dir: Path | None = None, *, warm: bool = True) -> FastAPI:
+    """Build the app. ``data_dir`` is where later storage (SQLite) will live; ``warm`` precomputes the tables."""
     app = FastAPI(
         title="台灣撲克 Taiwan Poker",
         version=__version__,
@@ -67,6 +76,9 @@ def create_app(data_dir: Path | None = None) -> FastAPI:
     app.state.data_dir = data_dir
     app.state.labs = SessionStore[LabHand](capacity=5000)
     app.state.scores = SessionStore[Score](capacity=20000)
+    app.state.jobs = JobRunner(workers=1)
+    if warm:
+        threading.Thread(target=_warm_up, name="taiwan-poker-warm-up", daemon=True).start()
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = Jinja2Templates(directory=HERE / "templates")
@@ -77,7 +89,7 @@ def create_app(data_dir: Path | None = None) -> FastAPI:
 
     @app.exception_handler(TaiwanPokerError)
     async def core_error(request: Request, exc: TaiwanPokerError) -> JSONResponse:
-        status = 404 if exc.code == "no_lab_hand" else 409 if exc.code == "hand_over" else 400
+        status = {"no_lab_hand": 404, "no_job": 404, "hand_over": 409, "internal_error": 500}.get(exc.code, 400)
         return _error(status, exc.code, error_message(lang_of(request), exc))
 
     @app.exception_handler(RequestValidationError)
@@ -120,8 +132,11 @@ def create_app(data_dir: Path | None = None) -> FastAPI:
         return render(request, "rules.html", "rules", rules=views.rules_json(lang_of(request)))
 
     @app.get("/odds", response_class=HTMLResponse, include_in_schema=False)
-    def odds_page(request: Request) -> HTMLResponse:
-        return render(request, "odds.html", "odds")
+    def odds_view(request: Request, decks: int = 2) -> HTMLResponse:
+        d = decks if decks in odds_page.ODDS_DECKS else 2
+        return render(request, "odds.html", "odds", decks=d, five=odds_page.category_table(5),
+                      seven=odds_page.category_table(7), starting=odds_page.starting_table(),
+                      heat=odds_page.heat_map(d), categories=[c.value for c in CATEGORIES])
 
     @app.get("/calculators", response_class=HTMLResponse, include_in_schema=False)
     def calculators_page(request: Request) -> HTMLResponse:

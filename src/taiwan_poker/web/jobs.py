@@ -1,0 +1,60 @@
+"""Background calculations with progress (the equity calculator's longer Monte Carlo runs).
+
+One worker thread (the machine is shared), a bounded store of finished jobs.
+A job's error is kept as the core exception so it can be told in the reader's
+language when asked for.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import TaiwanPokerError
+from .sessions import SessionStore
+
+
+@dataclass
+class Job:
+    progress: float = 0.0
+    status: str = "queued"  # queued, running, done, error
+    result: Any = None
+    error: TaiwanPokerError | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+class JobRunner:
+    def __init__(self, workers: int = 1, capacity: int = 500) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="taiwan-poker-job")
+        self.jobs: SessionStore[Job] = SessionStore(capacity=capacity, ttl=3600)
+
+    def submit(self, fn: Callable[[Callable[[float], None]], Any]) -> tuple[str, Job]:
+        job = Job()
+        key = self.jobs.add(job)
+
+        def progress(p: float) -> None:
+            job.progress = max(job.progress, min(1.0, float(p)))
+
+        def run() -> None:
+            job.status = "running"
+            try:
+                job.result = fn(progress)
+                job.progress = 1.0
+                job.status = "done"
+            except TaiwanPokerError as exc:
+                job.error = exc
+                job.status = "error"
+            except Exception as exc:
+                job.error = TaiwanPokerError(str(exc), code="internal_error")
+                job.status = "error"
+            finally:
+                job.done.set()
+
+        self._pool.submit(run)
+        return key, job
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
