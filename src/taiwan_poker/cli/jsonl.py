@@ -28,6 +28,8 @@ def parse_json(line: str) -> Any:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         raise TaiwanPokerError(f"not valid JSON: {exc.msg} at column {exc.colno}", code="bad_json") from None
+    except RecursionError:
+        raise TaiwanPokerError("not valid JSON: nested too deeply", code="bad_json") from None
     if not isinstance(obj, dict):
         raise TaiwanPokerError("a request must be a JSON object", code="bad_json")
     return obj

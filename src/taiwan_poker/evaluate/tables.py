@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
@@ -212,7 +213,7 @@ def load_tables(*, use_cache: bool = True) -> Tables:
         try:
             with np.load(path) as data:
                 return _from_arrays({k: data[k] for k in data.files})
-        except (OSError, ValueError, KeyError):
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile):
             pass
     arrays = build_arrays()
     if use_cache:
