@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from fractions import Fraction
 from math import comb
@@ -26,7 +27,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(), raise_server_exceptions=False) as c:
+    with TestClient(create_app(warm=False), raise_server_exceptions=False) as c:
         yield c
 
 
@@ -69,7 +70,7 @@ def test_language_negotiation() -> None:
 @pytest.mark.parametrize("path", ["/", "/rules", "/odds", "/calculators", "/lab", "/practice"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_pages_render_in_both_languages(path: str, lang: str) -> None:
-    with TestClient(create_app(), cookies={"tp_lang": lang}) as c:
+    with TestClient(create_app(warm=False), cookies={"tp_lang": lang}) as c:
         r = c.get(path)
     assert r.status_code == 200
     assert f'<html lang="{lang}"' in r.text
@@ -77,7 +78,7 @@ def test_pages_render_in_both_languages(path: str, lang: str) -> None:
 
 
 def test_language_switch_sets_a_cookie_and_redirects_safely() -> None:
-    client = TestClient(create_app())
+    client = TestClient(create_app(warm=False))
     r = client.get("/lang/en?next=/rules", follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == "/rules"
     assert "tp_lang=en" in r.headers["set-cookie"]
@@ -98,7 +99,8 @@ def test_openapi_lists_every_api_route(client: TestClient) -> None:
     for p in ["/api/home", "/api/rules", "/api/evaluate", "/api/lab/hands", "/api/lab/hands/{hand_id}",
               "/api/lab/hands/{hand_id}/next", "/api/practice/scenarios", "/api/practice/answers",
               "/api/practice/score", "/api/practice/drill", "/api/practice/drill/answers", "/api/calc/outs",
-              "/api/calc/pot-odds", "/api/i18n/{lang}"]:
+              "/api/calc/pot-odds", "/api/i18n/{lang}", "/api/calc/equity", "/api/calc/equity/{job_id}",
+              "/api/odds"]:
         assert p in paths
     assert client.get("/docs").status_code == 200
 
@@ -206,7 +208,7 @@ def test_practice_scenarios_hide_answers(client: TestClient) -> None:
 
 
 def test_practice_answers_and_score() -> None:
-    with TestClient(create_app()) as c:
+    with TestClient(create_app(warm=False)) as c:
         assert c.get("/api/practice/score").json() == {"answered": 0, "correct": 0, "percent": None}
         r = c.post("/api/practice/answers", json={"scenario": "pot_odds", "choice": "20"}, headers=ZH).json()
         assert r["correct"] and "20/100" in r["explanation"] and "20%" in r["explanation"]
@@ -318,8 +320,9 @@ FIELDS = {
     "/api/practice/drill/answers": ["seed", "choice"],
     "/api/calc/outs": ["decks", "hole", "board", "burn", "target"],
     "/api/calc/pot-odds": ["pot", "bet"],
+    "/api/calc/equity": ["decks", "hero", "opponents", "board", "burn", "precision"],
 }
-FUZZ_APP = create_app()
+FUZZ_APP = create_app(warm=False)
 
 
 @given(path=st.sampled_from(sorted(FIELDS)), data=st.data())
@@ -330,3 +333,75 @@ def test_fuzzed_bodies_never_500(path: str, data: st.DataObject) -> None:
     assert r.status_code < 500, (body, r.text)
     if r.status_code >= 400:
         assert r.json()["error"]["message"]
+
+
+# --- odds and equity ----------------------------------------------------------------------------
+
+def test_odds_tables_match_the_spec(client: TestClient) -> None:
+    data = client.get("/api/odds?decks=3", headers=ZH).json()
+    five = {r["category"]: r["percent"] for r in data["five"]["rows"]}
+    assert five["five_of_a_kind"]["3"] == "0.001427%" and five["straight_flush"]["3"] == "0.001347%"
+    assert five["high_card"]["1"] == "50.117739%"
+    seven = {r["category"]: r["value"] for r in data["seven"]["rows"]}
+    assert seven["five_of_a_kind"]["1"] == 0 and abs(seven["one_pair"]["1"] - 0.43823) < 0.0001
+    start = {r["key"]: r["percent"] for r in data["starting"]["rows"]}
+    assert start["pocket_pair"]["2"] == "6.7961%" and start["identical"]["2"] == "0.9709%"
+    heat = data["heat_map"]
+    assert heat["decks"] == 3 and len(heat["grid"]) == 13 and all(len(r) == 13 for r in heat["grid"])
+    assert heat["grid"][0][0]["name"] == "AA" and heat["identical"][0]["name"] == "AA="
+    assert client.get("/api/odds?decks=1").json()["heat_map"]["identical"][0] is None
+    for bad in ("7", "0"):
+        assert error_of(client.get(f"/api/odds?decks={bad}", headers=EN), 400)["code"] == "bad_odds_decks"
+    assert error_of(client.get("/api/odds?decks=two", headers=EN), 422)["code"] == "bad_request"
+
+
+def test_equity_exact_small_case(client: TestClient) -> None:
+    body = {"decks": 2, "hero": "AhQh", "opponents": ["random"], "board": "Jh8h4s2d", "burn": "7c"}
+    r = client.post("/api/calc/equity", json=body, headers=EN)
+    assert r.status_code == 200 and r.json()["status"] == "done"
+    res = r.json()["result"]
+    assert res["exact"] and res["method"] == "exact"
+    hero, opp = res["players"]
+    assert abs(hero["equity"] + opp["equity"] - 1) < 1e-9
+
+
+def test_equity_long_run_reports_progress(client: TestClient) -> None:
+    r = client.post("/api/calc/equity", json={"decks": 6, "hero": "AsAh", "opponents": ["random", "random"],
+                                              "precision": 0.001}, headers=EN)
+    assert r.status_code in (200, 202)
+    job = r.json()
+    for _ in range(400):
+        if job["status"] == "done":
+            break
+        assert 0 <= job["progress"] <= 1
+        time.sleep(0.1)
+        job = client.get(f"/api/calc/equity/{job['id']}").json()
+    assert job["status"] == "done" and not job["result"]["exact"]
+    assert job["result"]["players"][0]["half_width"] <= 0.0011
+
+
+@pytest.mark.parametrize(("body", "status", "code"), [
+    ({"hero": "AsAh", "opponents": ["QQ++"]}, 400, "bad_range"),  # a malformed range
+    ({"hero": "AsAs", "decks": 1}, 400, "too_many_copies"),
+    ({"hero": "AsAh", "decks": 7, "opponents": ["random"]}, 200, None),
+    ({"hero": "AsAh", "decks": 9}, 400, "bad_decks"),
+    ({"hero": "As", "opponents": ["random"]}, 400, "bad_card_count"),
+    ({"hero": "AsAh", "board": "2c3c"}, 400, "bad_card_count"),
+    ({"hero": "AsAh", "opponents": []}, 400, "bad_equity_request"),
+    ({"hero": "AsAh", "precision": 0.5}, 400, "bad_precision"),
+    ({"hero": "AsAh", "burn": "Zz"}, 400, "bad_card"),
+    ({"opponents": ["random"]}, 422, "bad_request"),
+])
+def test_equity_bad_input(client: TestClient, body: dict[str, object], status: int, code: str | None) -> None:
+    body = {"precision": 0.005, **body}
+    zh = client.post("/api/calc/equity", json=body, headers=ZH)
+    if code is None:
+        assert zh.status_code in (200, 202)
+        return
+    err = error_of(zh, status)
+    assert err["code"] == code and CJK.search(err["message"])
+    assert not CJK.search(error_of(client.post("/api/calc/equity", json=body, headers=EN), status)["message"])
+
+
+def test_equity_unknown_job(client: TestClient) -> None:
+    assert error_of(client.get("/api/calc/equity/nope", headers=EN), 404)["code"] == "no_job"

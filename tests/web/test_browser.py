@@ -177,3 +177,39 @@ def test_phone_width_has_no_horizontal_scroll(server: str, browser: object, name
         assert watch.problems == []
     finally:
         ctx.close()
+
+
+def test_odds_page_tables_and_heat_map(server: str, page: PageWatch) -> None:
+    p = page.page
+    p.goto(server + "/odds?decks=3#heat")
+    assert p.locator("table.heat tbody td[style]").count() == 169 + 13
+    five = p.locator("#five tr[data-category='five_of_a_kind'] td").all_inner_texts()
+    assert five[2] == "0.001427%"
+    assert "6.7961%" in p.inner_text("#starting tr[data-row='pocket_pair']")
+    p.click(".seg-btn >> text=1")
+    p.wait_for_url(re.compile(r"decks=1"))
+    assert p.locator("table.heat tr.identical td.na").count() == 13
+    screenshot(p, "odds-one-deck")
+    assert page.problems == []
+
+
+def test_equity_calculator_runs(server: str, page: PageWatch) -> None:
+    p = page.page
+    p.goto(server + "/calculators#equity")
+    p.click("#eq-run")
+    p.wait_for_selector("#eq-form[data-done='1']", timeout=30_000)
+    rows = p.locator("#eq-table tbody tr").all_inner_texts()
+    assert len(rows) == 2 and "Ah Qh" in rows[0]
+    assert "精確值" in p.inner_text("#eq-method")
+    p.fill("#eq-board", "")
+    p.fill("#eq-burn", "")
+    p.select_option("#eq-precision", "0.005")
+    p.click("#eq-run")
+    p.wait_for_selector("#eq-form[data-done='1']", timeout=60_000)
+    assert "估計值" in p.inner_text("#eq-method")
+    p.fill("#eq-opps", "QQ++")
+    p.click("#eq-run")
+    p.wait_for_selector("#eq-error:not([hidden])")
+    assert "QQ++" in p.inner_text("#eq-error")
+    screenshot(p, "calculators-equity")
+    assert [x for x in page.problems if "HTTP 400" not in x and "status of 400" not in x] == []  # the bad range

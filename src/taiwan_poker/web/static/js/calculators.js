@@ -131,3 +131,55 @@ $("pot-form").addEventListener("submit", (ev) => { ev.preventDefault(); potOdds(
 buildPicker();
 refresh();
 potOdds();
+
+// Equity: small cases come back at once; longer Monte Carlo runs return a job to poll for progress.
+const eqForm = $("eq-form");
+const pctText = (x) => `${(x * 100).toFixed(2)}%`;
+
+function showEquity(result) {
+  const rows = result.players.map((p, i) => el("tr", {},
+    el("th", { scope: "row", text: i === 0 ? `${t("calc.equity_you")} (${p.label})` : p.label }),
+    el("td", { text: pctText(p.win) }), el("td", { text: pctText(p.tie) }),
+    el("td", { text: p.half_width == null ? pctText(p.equity) : `${pctText(p.equity)} ± ${(p.half_width * 100).toFixed(2)}` })));
+  $("eq-table").querySelector("tbody").replaceChildren(...rows);
+  $("eq-table-wrap").hidden = false;
+  const hw = Math.max(...result.players.map((p) => p.half_width || 0));
+  $("eq-method").textContent = result.exact
+    ? t("calc.equity_exact", { samples: result.samples.toLocaleString() })
+    : t("calc.equity_mc", { samples: result.samples.toLocaleString(), hw: (hw * 100).toFixed(2) });
+  $("eq-status").textContent = "";
+  $("eq-progress").hidden = true;
+  $("eq-form").dataset.done = "1";
+}
+
+let eqSeq = 0;
+eqForm.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const mine = ++eqSeq;
+  showError($("eq-error"), null);
+  delete eqForm.dataset.done;
+  $("eq-run").disabled = true;
+  const body = {
+    decks: Number($("eq-decks").value), hero: $("eq-hero").value,
+    opponents: $("eq-opps").value.split("\n").map((s) => s.trim()).filter(Boolean),
+    board: $("eq-board").value, burn: $("eq-burn").value.trim() || null, precision: Number($("eq-precision").value),
+  };
+  try {
+    let job = await api("/api/calc/equity", { method: "POST", body });
+    while (job.status !== "done") {
+      if (mine !== eqSeq) return;
+      $("eq-progress").hidden = false;
+      $("eq-progress").value = job.progress;
+      $("eq-status").textContent = t("calc.equity_running", { percent: Math.round(job.progress * 100) });
+      await new Promise((r) => setTimeout(r, 250));
+      job = await api(`/api/calc/equity/${encodeURIComponent(job.id)}`);
+    }
+    if (mine === eqSeq) showEquity(job.result);
+  } catch (e) {
+    $("eq-progress").hidden = true;
+    $("eq-status").textContent = "";
+    showError($("eq-error"), e);
+  } finally {
+    $("eq-run").disabled = false;
+  }
+});
