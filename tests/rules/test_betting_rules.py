@@ -166,3 +166,11 @@ def test_fold_win_shows_no_cards() -> None:
     """000 §05: the last player left wins without showing."""
     hand = play(make_hand([500, 500, 500], 0), ["raise 100", "fold", "fold"])
     assert hand.complete and hand.shown == () and hand.stacks == (530, 490, 480)
+
+
+def test_no_limit_minimum_bet_is_one_big_blind_on_every_street() -> None:
+    """002/004: no-limit minimum bet is one big blind on turn and river too (the big bet is for limit only)."""
+    hand = play(make_hand([2000, 2000], 0), ["call", "check", "check", "check"])
+    assert hand.street is Street.TURN and hand.legal().min_to == 20
+    play(hand, ["check", "check"])
+    assert hand.street is Street.RIVER and hand.legal().min_to == 20

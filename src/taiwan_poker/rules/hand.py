@@ -43,7 +43,7 @@ from .events import (
     event_to_json,
 )
 from .pots import Pot, award, build_pots, clockwise_after, uncalled
-from .ruleset import BurnSchedule, RuleSet, cards_needed
+from .ruleset import BurnSchedule, RuleSet, Structure, cards_needed
 from .shoe import deal_cards
 
 _NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
@@ -316,8 +316,8 @@ class Hand:
         self._board.extend(ev.cards)
         self._pos += len(ev.cards)
         self.street = ev.street
-        bb = self.rules.big_blind
-        self.betting.new_street(bb if ev.street is Street.FLOP else 2 * bb)
+        bb = self.rules.big_blind  # limit: the big bet (2 BB) on turn and river; else bets start at 1 BB
+        self.betting.new_street(2 * bb if ev.street is not Street.FLOP and self.rules.structure is Structure.LIMIT else bb)
         self._to_act = self.betting.next_to_act(self.button)
 
     def _on_returned(self, ev: ChipsReturned) -> None:
