@@ -141,7 +141,7 @@ def _one_hand(rng: random.Random, differences: Counter[str]) -> None:
                 assert action.to is not None
                 pk.complete_bet_or_raise_to(action.to)
         _catch_up(pk, hand, order, board, differences)
-    assert not pk.status, str((pk.actor_index, pk.street_index, pk.bets, pk.stacks, [str(e)[:60] for e in hand.events][-8:], stacks, button))
+    assert not pk.status, str((pk.actor_index, pk.street_index, pk.bets, pk.stacks, stacks, button))
     theirs = [pk.stacks[order.index(s)] for s in range(n)]
     odd = [p for p in hand.pots if p.amount % len(p.winners)]
     if theirs != list(hand.stacks) and odd and (len(hand.pots) > 1 or len(odd[0].winners) >= 3):

@@ -317,7 +317,8 @@ class Hand:
         self._pos += len(ev.cards)
         self.street = ev.street
         bb = self.rules.big_blind  # limit: the big bet (2 BB) on turn and river; else bets start at 1 BB
-        self.betting.new_street(2 * bb if ev.street is not Street.FLOP and self.rules.structure is Structure.LIMIT else bb)
+        big = ev.street is not Street.FLOP and self.rules.structure is Structure.LIMIT
+        self.betting.new_street(2 * bb if big else bb)
         self._to_act = self.betting.next_to_act(self.button)
 
     def _on_returned(self, ev: ChipsReturned) -> None:
