@@ -405,3 +405,28 @@ def test_equity_bad_input(client: TestClient, body: dict[str, object], status: i
 
 def test_equity_unknown_job(client: TestClient) -> None:
     assert error_of(client.get("/api/calc/equity/nope", headers=EN), 404)["code"] == "no_job"
+
+
+def test_browser_scripts_get_every_message_they_use() -> None:
+    from taiwan_poker.web.app import JS_PREFIXES
+
+    root = Path(__file__).resolve().parents[2] / "src" / "taiwan_poker" / "web" / "static" / "js"
+    used: set[str] = set()
+    for f in root.glob("*.js"):
+        used |= set(re.findall(r"""\bt\(\s*["'`]([a-z_]+(?:\.[A-Za-z_0-9]+)+)["'`]""", f.read_text()))
+    assert used and sorted(k for k in used if not k.startswith(JS_PREFIXES)) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_explanations_fill_every_placeholder(client: TestClient, lang: str) -> None:
+    headers = {"Accept-Language": lang}
+    for s in client.get("/api/practice/scenarios", headers=headers).json():
+        assert "{" not in s["premise"] + s["question"]
+        r = client.post("/api/practice/answers", json={"scenario": s["id"], "choice": s["choices"][0]["id"]},
+                        headers=headers).json()
+        assert "{" not in r["explanation"], r["explanation"]
+    for seed in range(20):
+        d = client.get(f"/api/practice/drill?seed={seed}", headers=headers).json()
+        assert "{" not in d["question"]
+        r = client.post("/api/practice/drill/answers", json={"seed": seed, "choice": "1/2"}, headers=headers).json()
+        assert "{" not in r["explanation"]

@@ -76,6 +76,8 @@ def test_practice_scenarios_and_score(server: str, page: PageWatch) -> None:
         p.wait_for_function(f"document.getElementById('score').dataset.answered === '{i}'")
         assert p.is_visible(f"#scenario-{scenario} .feedback")
     assert p.get_attribute("#scenario-pot_odds", "data-answered") == "right"
+    assert p.inner_text("#scenario-pot_odds .feedback .verdict") == "答對了。"
+    assert p.inner_text("#scenario-value_raise .feedback .verdict") == "不對。正確答案：加注。"
     assert "20/100" in p.inner_text("#scenario-pot_odds .feedback")
     assert "22/97" in p.inner_text("#scenario-draw_price .feedback")
     assert p.get_attribute("#scenario-value_raise", "data-answered") == "wrong"

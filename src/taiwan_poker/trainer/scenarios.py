@@ -118,7 +118,7 @@ def _value_raise() -> Scenario:
         params={"decks": decks, "pot": pot, "bet": bet},
         explanation={"category": hand.category, "beat": beat, "tie": tie, "lose": lose,
                      "holdings": beat + tie + lose, "kings_left": kings_left,
-                     "min_raise_to": min_raise_to, "call_wins": pot + bet,
+                     "min_raise_to": min_raise_to, "call_wins": pot + bet, "bet": bet,
                      "raise_wins": pot + min_raise_to},
     )
 

@@ -37,6 +37,7 @@ PATHS = {"home": "/", "rules": "/rules", "odds": "/odds", "calculators": "/calcu
          "practice": "/practice"}
 # Keys the browser scripts need (the pages themselves render everything else on the server).
 JS_PREFIXES = ("js.", "card.", "rank.", "suit.", "street.", "category.", "error.", "target.", "lab.", "calc.",
+               "practice.correct", "practice.wrong",
                "practice.score", "drill.")
 
 

@@ -159,6 +159,8 @@ eqForm.addEventListener("submit", async (ev) => {
   showError($("eq-error"), null);
   delete eqForm.dataset.done;
   $("eq-run").disabled = true;
+  $("eq-table-wrap").hidden = true;
+  $("eq-method").textContent = "";
   const body = {
     decks: Number($("eq-decks").value), hero: $("eq-hero").value,
     opponents: $("eq-opps").value.split("\n").map((s) => s.trim()).filter(Boolean),
