@@ -153,3 +153,11 @@ def test_cli_jsonl_one_answer_per_line_in_order_bad_lines_answered() -> None:
     assert out[1] == {"ok": False, "error": {"code": "bad_json", "message": out[1]["error"]["message"]}}
     assert out[2]["legal"]["min_raise_to"] == 80
     assert out[3]["error"]["code"] == "bad_json"
+
+
+@pytest.mark.parametrize("field", ["structure", "ranking", "blinds", "decks", "button", "board", "hole_cards"])
+def test_contract_wrong_json_types_give_an_error_not_a_crash(field: str) -> None:
+    """Contract: bad input of any JSON type is answered with an error object."""
+    for value in ([1], {"a": 1}, "x", 3.5, None, True):
+        out = adjudicate_safely({**SAMPLE, field: value})
+        assert out["ok"] is True or out["error"]["code"], out

@@ -8,9 +8,10 @@ action's index and the legal options.  Nothing is ever partially applied.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from ..cards import Card, check_decks, min_decks_for, parse_card, resolve_cards
+from ..cards import Card, CardSpec, check_decks, min_decks_for, parse_card, resolve_cards
 from ..errors import TaiwanPokerError
 from ..evaluate import DEFAULT_RANKING, Ranking
 from .actions import BadActionError, IllegalActionError, parse_action
@@ -41,6 +42,40 @@ def _read_stacks(obj: dict[str, Any]) -> list[int]:
     return stacks
 
 
+@lru_cache(maxsize=256)
+def _rules(decks: int, seats: int, small: int, big: int, structure: str, ranking: str) -> RuleSet:
+    return RuleSet(
+        decks=decks, seats=seats, starting_stack=big, small_blind=small, big_blind=big,
+        structure=Structure(structure), ranking=Ranking(ranking),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _spec(text: str) -> CardSpec:
+    return parse_card(text)
+
+
+def _spec_of(text: object) -> CardSpec:
+    return _spec(text) if isinstance(text, str) else parse_card(text)  # type: ignore[arg-type]
+
+
+def _resolve(specs: list[CardSpec], decks: int) -> list[Card]:
+    """Like :func:`resolve_cards`, with a fast path when no card names its deck (lowest free copy first)."""
+    if any(s.deck is not None for s in specs):
+        return resolve_cards(specs, decks)
+    check_decks(decks)
+    seen: dict[int, int] = {}
+    out: list[Card] = []
+    for spec in specs:
+        face = spec.face
+        copy = seen.get(face, 0) + 1
+        if copy > decks:
+            return resolve_cards(specs, decks)  # raises the precise too_many_copies error
+        seen[face] = copy
+        out.append(Card(spec.rank, spec.suit, copy))
+    return out
+
+
 def _read_rules(obj: dict[str, Any], seats: int, decks: int) -> RuleSet:
     blinds = obj.get("blinds", [10, 20])
     if not isinstance(blinds, list) or len(blinds) != 2 or not all(_int(b) and b > 0 for b in blinds):
@@ -48,15 +83,12 @@ def _read_rules(obj: dict[str, Any], seats: int, decks: int) -> RuleSet:
     if blinds[0] > blinds[1]:
         raise _bad("bad_blinds", f"the small blind {blinds[0]} is larger than the big blind {blinds[1]}")
     structure = obj.get("structure", Structure.NO_LIMIT.value)
-    if structure not in {s.value for s in Structure}:
+    if not isinstance(structure, str) or structure not in {s.value for s in Structure}:
         raise _bad("bad_structure", f"unknown structure {structure!r}; one of no-limit, pot-limit, limit")
     ranking = obj.get("ranking", DEFAULT_RANKING.value)
-    if ranking not in {r.value for r in Ranking}:
+    if not isinstance(ranking, str) or ranking not in {r.value for r in Ranking}:
         raise _bad("bad_ranking", f"unknown ranking {ranking!r}")
-    return RuleSet(
-        decks=decks, seats=seats, starting_stack=max(1, blinds[1]), small_blind=blinds[0], big_blind=blinds[1],
-        structure=Structure(structure), ranking=Ranking(ranking),
-    )
+    return _rules(decks, seats, blinds[0], blinds[1], structure, ranking)
 
 
 def _read_cards(obj: dict[str, Any], seats: int) -> tuple[int, list[list[Card]], list[Card]]:
@@ -66,10 +98,10 @@ def _read_cards(obj: dict[str, Any], seats: int) -> tuple[int, list[list[Card]],
         raise _bad("bad_card", '"hole_cards" must list, per seat, up to two cards')
     if not isinstance(board, list) or len(board) > 5:
         raise _bad("bad_card", '"board" must list up to five cards')
-    specs = [parse_card(c) for h in holes for c in h] + [parse_card(c) for c in board]
+    specs = [_spec_of(c) for h in holes for c in h] + [_spec_of(c) for c in board]
     decks_raw = obj.get("decks")
     decks = min_decks_for(specs) if decks_raw is None else check_decks(decks_raw)
-    physical = resolve_cards(specs, decks)
+    physical = _resolve(specs, decks)
     out: list[list[Card]] = []
     i = 0
     for h in holes:
@@ -164,3 +196,5 @@ def adjudicate_safely(obj: Any) -> dict[str, Any]:
         return adjudicate(obj)
     except TaiwanPokerError as exc:
         return error_answer(exc)
+    except (TypeError, ValueError, KeyError, IndexError) as exc:  # pragma: no cover - a bug, but keep serving
+        return {"ok": False, "error": {"code": "internal_error", "message": f"{type(exc).__name__}: {exc}"}}
