@@ -105,4 +105,4 @@ def page(context: object) -> Iterator[PageWatch]:
 def screenshot(page: object, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")  # type: ignore[attr-defined]
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True, animations="disabled")  # type: ignore[attr-defined]

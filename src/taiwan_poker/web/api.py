@@ -240,9 +240,11 @@ def jobs(request: Request) -> JobRunner:
 def _equity_json(result: EquityResult) -> dict[str, Any]:
     out = result.to_json()
     out["exact"] = result.method == "exact"
-    for p in out["players"]:  # type: ignore[union-attr]
+    players: list[dict[str, Any]] = [p.to_json() for p in result.players]
+    for p in players:
         se = p.get("equity_se")
-        p["half_width"] = None if se is None else 1.96 * se
+        p["half_width"] = None if se is None else 1.96 * float(se)
+    out["players"] = players
     return out
 
 

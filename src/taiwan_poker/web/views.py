@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from ..evaluate import CATEGORIES, Category, HandValue
@@ -139,7 +140,9 @@ def example_json(lang: str, e: rules_page.Example) -> dict[str, Any]:
     }
 
 
+@cache
 def rules_json(lang: str) -> dict[str, Any]:
+    """The Rules page's content (the same for every request of one language, so computed once)."""
     return {
         "flow": [{"title": t(lang, f"rules.flow.{i}.title"), "text": t(lang, f"rules.flow.{i}.text")}
                  for i in range(1, 6)],

@@ -26,10 +26,12 @@ function draw(view, fresh = false) {
   $("lab-street").textContent = t("lab.street_now", { street: view.street.name });
   if (view.best) {
     $("lab-best-cat").textContent = view.best.category.name;
+    $("lab-best-cat").classList.remove("pending");
     $("lab-best-cat").dataset.category = view.best.category.code;
     renderHand($("lab-best"), view.best.cards, { best: view.best.cards });
   } else {
     $("lab-best-cat").textContent = t("lab.best_none");
+    $("lab-best-cat").classList.add("pending");
     delete $("lab-best-cat").dataset.category;
     $("lab-best").replaceChildren();
   }
