@@ -185,8 +185,9 @@ class Betting:
 
     def resolve(self, seat: int, action: Action, legal: Legal) -> tuple[ActionKind, int, int, bool]:
         """Check ``action`` against ``legal`` and work out ``(kind, chips added, street total, all-in)``."""
-        legal.check(action)
         kind = action.kind
+        if kind is BET or kind is RAISE or kind not in legal.actions:
+            legal.check(action)  # raises unless a sized action within range (or naming the whole stack)
         bet = self.bets[seat]
         stack = self.stacks[seat]
         if kind is FOLD or kind is CHECK:

@@ -384,21 +384,21 @@ class Hand:
         return cards  # type: ignore[return-value]
 
     def _showdown(self, live: list[int]) -> None:
-        board = self._board
+        board = tuple(self._board)
         ranking = self.rules.ranking
+        category_of = ranking.category_of
+        folded = self.betting.folded
         values: dict[int, int] = {}
-        order = clockwise_after(self.button, self.betting.n)
         shown: list[HandShown] = []
-        for seat in order:
-            if seat not in live:
+        for seat in clockwise_after(self.button, self.betting.n):
+            if folded[seat]:
                 continue
             hole = self._hole[seat]
             if hole[0] is None or hole[1] is None:
                 raise MissingCardsError(f"seat {seat}'s hole cards are needed for the showdown", seat=seat)
-            cards: list[Card] = [*hole, *board]  # type: ignore[list-item]
-            value = hand_value(cards, ranking)
+            value = hand_value(hole + board, ranking)  # type: ignore[arg-type]
             values[seat] = value
-            shown.append(HandShown(seat, hole, tuple(board), ranking.category_of(value), value))  # type: ignore[arg-type]
+            shown.append(HandShown(seat, hole, board, category_of(value), value))  # type: ignore[arg-type]
         for ev in shown:
             self._emit(ev)
         self._finish(live, values)
@@ -407,21 +407,33 @@ class Hand:
         b = self.betting
         emit = self._emit
         contrib = b.contrib
+        total = sum(contrib)
         if len(live) == 1:  # won without a showdown: every chip to the last player
-            total = sum(contrib)
             emit(PotAwarded(total, (live[0],), (live[0],), (total,)))
             emit(HandEnded(tuple(b.stacks)))
             return
         assert values is not None
-        order = clockwise_after(self.button, b.n)
         level = contrib[live[0]]
-        if all(contrib[s] == level for s in live) and max(contrib) <= level:
-            pots = [Pot(sum(contrib), tuple(live))]  # one pot: every player still in put in the same
+        single = max(contrib) == level
+        if single:
+            for s in live:
+                if contrib[s] != level:
+                    single = False
+                    break
+        order = clockwise_after(self.button, b.n)
+        if single:  # one pot: every player still in put in the same, nobody more
+            best = max(values.values())
+            winners = [s for s in live if values[s] == best]
+            if len(winners) == 1:
+                emit(PotAwarded(total, tuple(live), (winners[0],), (total,)))
+                emit(HandEnded(tuple(b.stacks)))
+                return
+            pots = [Pot(total, tuple(live))]
         else:
             pots = build_pots(contrib, [not f for f in b.folded])
         for pot, shares in award(pots, values, order):
-            winners = tuple(sorted(shares))
-            emit(PotAwarded(pot.amount, pot.eligible, winners, tuple(shares[w] for w in winners)))
+            winners_t = tuple(sorted(shares))
+            emit(PotAwarded(pot.amount, pot.eligible, winners_t, tuple(shares[w] for w in winners_t)))
         emit(HandEnded(tuple(b.stacks)))
 
 _APPLY: dict[type[Any], Callable[[Hand, Any], None]] = {
