@@ -24,6 +24,7 @@ from math import sqrt
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..cards import RANKS
 from ..errors import TaiwanPokerError
@@ -34,7 +35,7 @@ from .ranges import chart_classes
 CHART_FORMAT = 1
 CHART_SEED = 20260919
 CHART_DECKS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
-CHART_HANDS = 300_000
+CHART_HANDS = 400_000
 DATA_FILE = "preflop_equity.json"
 
 
@@ -69,14 +70,20 @@ def simulate_cell(name: str, decks: int, hands: int, rng: np.random.Generator) -
         return None
     setup = _setup(representative(name), ["random"], (), decks, None, DEFAULT_RANKING)
     sampler = _Sampler(setup, rng)
-    eq, is_best, nb, _ = sampler.batch(hands)
-    n = len(eq)
-    e = eq[:, 0]
+    # The sampler rejects deals that reuse a physical card: draw until ``hands`` deals are kept.
+    parts: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]] = []
+    kept = 0
+    while kept < hands:
+        eq, is_best, nb, _ = sampler.batch(int((hands - kept) * 1.1) + 16)
+        parts.append((eq[:, 0], is_best[:, 0] & (nb == 1)))
+        kept += len(eq)
+    e = np.concatenate([p[0] for p in parts])[:hands]
+    sole = np.concatenate([p[1] for p in parts])[:hands]
     mean = float(e.mean())
-    se = float(e.std(ddof=1) / sqrt(n))
-    win = float((is_best[:, 0] & (nb == 1)).mean())
-    tie = float((is_best[:, 0] & (nb > 1)).mean())
-    return ChartCell(name, decks, mean, se, win, tie, n)
+    se = float(e.std(ddof=1) / sqrt(hands))
+    win = float(sole.mean())
+    tie = float(((e > 0) & ~sole).mean())
+    return ChartCell(name, decks, mean, se, win, tie, hands)
 
 
 def build_charts(
