@@ -14,7 +14,7 @@ from typing import Any
 from ..cards import Card, CardSpec, check_decks, min_decks_for, parse_card, resolve_cards
 from ..errors import TaiwanPokerError
 from ..evaluate import DEFAULT_RANKING, Ranking
-from .actions import BadActionError, IllegalActionError, parse_action
+from .actions import Action, BadActionError, IllegalActionError, parse_action
 from .hand import BadStacksError, Hand
 from .pots import clockwise_after
 from .ruleset import MAX_SEATS, MIN_SEATS, RuleSet, Structure
@@ -48,6 +48,11 @@ def _rules(decks: int, seats: int, small: int, big: int, structure: str, ranking
         decks=decks, seats=seats, starting_stack=big, small_blind=small, big_blind=big,
         structure=Structure(structure), ranking=Ranking(ranking),
     )
+
+
+@lru_cache(maxsize=4096)
+def _action(text: str) -> Action:
+    return parse_action(text)
 
 
 @lru_cache(maxsize=4096)
@@ -113,18 +118,14 @@ def _read_cards(obj: dict[str, Any], seats: int) -> tuple[int, list[list[Card]],
 def deck_order(button: int, seats: int, holes: list[list[Card]], board: list[Card]) -> list[Card | None]:
     """Known cards in dealing order (burns unknown): burns, hole cards in two passes, then burn + board per street."""
     order = clockwise_after(button, seats)
-    n = len(order)
-
-    def hole(seat: int, k: int) -> Card | None:
+    firsts: list[Card | None] = []
+    seconds: list[Card | None] = []
+    for seat in order:
         h = holes[seat] if seat < len(holes) else []
-        return h[k] if k < len(h) else None
-
-    deck: list[Card | None] = [None] * n
-    deck += [hole(s, 0) for s in order]
-    deck += [hole(s, 1) for s in order]
+        firsts.append(h[0] if h else None)
+        seconds.append(h[1] if len(h) > 1 else None)
     b: list[Card | None] = [*board, None, None, None, None, None]
-    deck += [None, b[0], b[1], b[2], None, b[3], None, b[4]]
-    return deck
+    return [*([None] * len(order)), *firsts, *seconds, None, b[0], b[1], b[2], None, b[3], None, b[4]]
 
 
 def adjudicate(obj: Any) -> dict[str, Any]:
@@ -147,7 +148,7 @@ def adjudicate(obj: Any) -> dict[str, Any]:
     hand = Hand.start(rules, stacks, button, cards=deck_order(button, seats, holes, board))
     for index, raw in enumerate(raw_actions):
         try:
-            action = parse_action(raw)
+            action = _action(raw) if isinstance(raw, str) else parse_action(raw)
         except BadActionError as exc:
             exc.params["index"] = index
             raise
