@@ -167,3 +167,14 @@ def test_percent_text_rounds_half_up() -> None:
     assert percent_text(Fraction(1, 8), 1) == "12.5"
     assert percent_text(Fraction(1, 3), 4) == "33.3333"
     assert percent_text(Fraction(2, 3), 4) == "66.6667"
+
+
+@pytest.mark.parametrize("size", [5, 6, 7])
+def test_vectorised_codes_agree_with_the_evaluator_tables(size: int) -> None:
+    from taiwan_poker.evaluate.tables import judge_flush, judge_ranks
+    from taiwan_poker.odds.seven import _multisets, flush_codes, rank_only_codes
+
+    counts = _multisets(size)
+    rows = counts.tolist()
+    assert rank_only_codes(counts).tolist() == [judge_ranks(r)[0].code for r in rows]
+    assert flush_codes(counts).tolist() == [judge_flush(r)[0].code for r in rows]
