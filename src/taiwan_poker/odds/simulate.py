@@ -87,7 +87,7 @@ def simulate_seven(
     results: list[SimulationResult] = []
     for d in decks:
         check_decks(d)
-        cards = draw_distinct(rng, 52 * d, 7, hands).astype(np.int16)
+        cards = draw_distinct(rng, 52 * d, 7, hands)
         codes = categories_of(rank_batch(cards))
         counts = np.bincount(codes, minlength=len(CATEGORIES))
         estimates = {cat: Estimate(int(counts[cat.code]), hands) for cat in CATEGORIES}
