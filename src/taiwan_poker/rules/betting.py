@@ -35,8 +35,8 @@ class Betting:
     """
 
     __slots__ = (
-        "acted", "bets", "big_blind", "contrib", "current_bet", "faced", "folded", "max_inc", "n", "raises",
-        "stacks", "structure", "unit",
+        "acted", "active", "bets", "big_blind", "contrib", "current_bet", "faced", "folded", "live", "max_inc", "n",
+        "raises", "stacks", "structure", "unit",
     )
 
     def __init__(self, stacks: Sequence[int], structure: Structure, big_blind: int) -> None:
@@ -49,6 +49,8 @@ class Betting:
         self.bets = [0] * n
         self.contrib = [0] * n
         self.folded = [s <= 0 for s in stacks]  # seats without chips are not dealt in
+        self.live = n - sum(self.folded)  # seats not folded
+        self.active = self.live  # seats not folded with chips behind (can still act)
         self.acted = [False] * n
         self.faced = [0] * n
         self.current_bet = 0
@@ -59,6 +61,8 @@ class Betting:
 
     def post_blind(self, seat: int, amount: int, big: bool) -> None:
         self.stacks[seat] -= amount
+        if self.stacks[seat] == 0:
+            self.active -= 1
         self.bets[seat] += amount
         self.contrib[seat] += amount
         if self.bets[seat] > self.current_bet:
@@ -81,8 +85,12 @@ class Betting:
         self.acted[seat] = True
         if kind is FOLD:
             self.folded[seat] = True
+            self.live -= 1
+            self.active -= 1
             return
         self.stacks[seat] -= amount
+        if amount and self.stacks[seat] == 0:
+            self.active -= 1
         self.bets[seat] = to
         self.contrib[seat] += amount
         cb = self.current_bet
@@ -95,6 +103,8 @@ class Betting:
         self.faced[seat] = self.current_bet
 
     def give_back(self, seat: int, amount: int) -> None:
+        if self.stacks[seat] == 0 and amount > 0 and not self.folded[seat]:
+            self.active += 1
         self.stacks[seat] += amount
         self.bets[seat] -= amount
         self.contrib[seat] -= amount
@@ -105,23 +115,17 @@ class Betting:
         """Every chip put in this hand, this street's bets included."""
         return sum(self.contrib)
 
-    def live(self) -> list[int]:
+    def live_seats(self) -> list[int]:
         """Seats not folded."""
         return [s for s in range(self.n) if not self.folded[s]]
 
     def next_to_act(self, after: int) -> int | None:
         """The first seat clockwise after ``after`` that must act, or None when the round is closed."""
+        if self.live <= 1:
+            return None
         folded, stacks, bets, acted = self.folded, self.stacks, self.bets, self.acted
         n = self.n
-        live = 0
-        can_act = 0
-        for s in range(n):
-            if not folded[s]:
-                live += 1
-                if stacks[s] > 0:
-                    can_act += 1
-        if live <= 1:
-            return None
+        can_act = self.active
         cb = self.current_bet
         for i in range(1, n + 1):
             s = (after + i) % n

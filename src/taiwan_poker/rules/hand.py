@@ -347,8 +347,7 @@ class Hand:
             back = uncalled(b.bets)
             if back is not None:
                 emit(ChipsReturned(back[0], back[1]))
-            folded = b.folded
-            live = [s for s in range(b.n) if not folded[s]]
+            live = b.live_seats()
             if len(live) == 1:
                 self._finish(live, None)
                 return

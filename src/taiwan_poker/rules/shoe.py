@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..cards import Card, RandomSource, full_shoe
+from ..cards import CARDS_PER_DECK, MAX_DECKS, Card, RandomSource, full_shoe
 
 
 @cache
@@ -27,13 +27,17 @@ def deal_cards(decks: int, count: int, rng: RandomSource) -> list[Card]:
             j = randrange(i, n)
             cards[i], cards[j] = cards[j], cards[i]
         return cards[:count]
+    bits = _BITS
     for i in range(count):
         # unbiased j in [i, n): rejection sampling on the fewest random bits (as random.Random does)
         span = n - i
-        k = span.bit_length()
+        k = bits[span]
         r = getrandbits(k)
         while r >= span:
             r = getrandbits(k)
         j = i + r
         cards[i], cards[j] = cards[j], cards[i]
     return cards[:count]
+
+
+_BITS = tuple(n.bit_length() for n in range(CARDS_PER_DECK * MAX_DECKS + 1))
