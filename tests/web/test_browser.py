@@ -37,12 +37,14 @@ def test_page_loads_cleanly(server: str, page: PageWatch, name: str, path: str) 
 def test_lab_plays_to_the_river_and_matches_the_engine(server: str, page: PageWatch) -> None:
     p = page.page
     p.goto(server + "/lab")
+    p.wait_for_function("document.querySelectorAll('#lab-hole .card:not(.slot)').length === 2")  # dealt on arrival
     p.select_option("#lab-decks", "4")
     p.click("#lab-deal")
-    p.wait_for_function("document.querySelectorAll('#lab-hole .card:not(.slot)').length === 2")
+    p.wait_for_function("document.getElementById('lab-total').textContent === '208'")
     assert p.inner_text("#lab-used") == "3"
     assert len(_labels(p, "#lab-burn .card")) == 1
     for street, board_count, used in (("翻牌", 3, 7), ("轉牌", 4, 9), ("河牌", 5, 11)):
+        p.wait_for_selector("#lab-next:not([disabled])")
         p.click("#lab-next")
         p.wait_for_function(f"document.querySelectorAll('#lab-board .card:not(.slot)').length === {board_count}")
         assert street in p.inner_text("#lab-street")

@@ -12,6 +12,9 @@ from functools import cache
 
 from ..cards import Card, parse_cards
 from ..evaluate import CATEGORIES, Category, HandValue, evaluate
+from ..rules.actions import Action, ActionKind
+from ..rules.betting import Betting
+from ..rules.ruleset import Structure, cards_needed
 
 
 @dataclass(frozen=True)
@@ -75,11 +78,30 @@ def duplicate_rulings() -> tuple[Example, ...]:
     )
 
 
-def min_raise_to(current: int, last_increment: int) -> int:
-    """The smallest full raise: the current bet plus the last full raise increment."""
-    return current + last_increment
+@cache
+def min_raise_examples(big_blind: int = 20, stack: int = 2000) -> tuple[dict[str, int], ...]:
+    """The spec's minimum-raise numbers, played through the rules engine's betting round.
+
+    Heads-up, blinds 10/20: facing the big blind the smallest raise is to 40; after a
+    raise to 60 (an increment of 40) the smallest re-raise is to 100.  On a new
+    street the smallest bet is one big blind.
+    """
+    betting = Betting([stack, stack], Structure.NO_LIMIT, big_blind)
+    betting.post_blind(0, big_blind // 2, False)
+    betting.post_blind(1, big_blind, True)
+    first = betting.legal(0)
+    kind, add, to, _ = betting.resolve(0, Action(ActionKind.RAISE, 60), first)
+    betting.apply(0, kind, add, to)
+    second = betting.legal(1)
+    opening = Betting([stack, stack], Structure.NO_LIMIT, big_blind)
+    opening.new_street(big_blind)
+    return (
+        {"current": 0, "increment": big_blind, "min_to": opening.legal(0).min_to},
+        {"current": big_blind, "increment": first.min_to - big_blind, "min_to": first.min_to},
+        {"current": 60, "increment": 60 - big_blind, "min_to": second.min_to},
+    )
 
 
 def cards_used(players: int) -> int:
-    """Cards a hand uses when it reaches the river: 3n + 8."""
-    return 3 * players + 8
+    """Cards a hand uses when it reaches the river (the rules engine's 3n + 8)."""
+    return cards_needed(players)

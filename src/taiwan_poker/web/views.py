@@ -149,9 +149,8 @@ def rules_json(lang: str) -> dict[str, Any]:
         "cards_used": {"heads_up": rules_page.cards_used(2), "six_max": rules_page.cards_used(6)},
         "betting": [{"action": t(lang, f"rules.bet.{a}.name"), "when": t(lang, f"rules.bet.{a}.when")}
                     for a in ("check", "call", "raise", "fold", "allin")],
-        "min_raise": {"big_blind": 20, "examples": [
-            {"current": 20, "increment": 20, "min_to": rules_page.min_raise_to(20, 20)},
-            {"current": 60, "increment": 40, "min_to": rules_page.min_raise_to(60, 40)}]},
+        "min_raise": {"big_blind": rules_page.min_raise_examples()[0]["min_to"],
+                      "examples": list(rules_page.min_raise_examples()[1:])},
         "ranking": [category_json(lang, c) for c in CATEGORIES],
         "categories": [example_json(lang, e) for e in rules_page.category_examples()],
         "duplicate_rulings": [example_json(lang, e) for e in rules_page.duplicate_rulings()],

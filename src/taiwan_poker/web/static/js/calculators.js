@@ -25,16 +25,19 @@ function setActive(group) {
 }
 
 function buildPicker() {
-  const grid = $("picker");
-  const buttons = [];
-  for (const s of SUITS) for (const r of RANKS) {
-    const face = r + s;
-    const b = el("button", { type: "button", class: `pick s-${s}`, "data-face": face },
-      `${NAMES[r] || r}${SYM[s]}`, el("span", { class: "n", "aria-hidden": "true" }));
-    b.addEventListener("click", () => add(face));
-    buttons.push(b);
+  const rows = [];
+  for (const s of SUITS) {
+    const row = el("div", { class: "pick-row" });
+    for (const r of RANKS) {
+      const face = r + s;
+      const b = el("button", { type: "button", class: `pick s-${s}`, "data-face": face },
+        `${NAMES[r] || r}${SYM[s]}`, el("span", { class: "n", "aria-hidden": "true" }));
+      b.addEventListener("click", () => add(face));
+      row.append(b);
+    }
+    rows.push(row);
   }
-  grid.replaceChildren(...buttons);
+  $("picker").replaceChildren(...rows);
 }
 
 function add(face) {
@@ -157,6 +160,7 @@ eqForm.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const mine = ++eqSeq;
   showError($("eq-error"), null);
+  $("eq-panel").hidden = false;
   delete eqForm.dataset.done;
   $("eq-run").disabled = true;
   $("eq-table-wrap").hidden = true;

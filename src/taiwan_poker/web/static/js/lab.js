@@ -5,6 +5,7 @@ const KEY = "tp_lab_hand";
 const $ = (id) => document.getElementById(id);
 const form = $("lab-form"), nextBtn = $("lab-next"), decksSel = $("lab-decks"), errorBox = $("lab-error");
 let hand = null;
+let seq = 0; // only the latest request may redraw the table
 
 function slots(n) {
   return Array.from({ length: n }, () => el("span", { class: "card slot", "aria-hidden": "true" }));
@@ -42,28 +43,40 @@ function draw(view, fresh = false) {
   nextBtn.textContent = view.next_street ? t("lab.next_to", { street: view.next_street.name }) : t("lab.done");
 }
 
-async function deal() {
+async function deal({ focus = true } = {}) {
+  const mine = ++seq;
   showError(errorBox, null);
   try {
-    draw(await api("/api/lab/hands", { method: "POST", body: { decks: Number(decksSel.value) } }), true);
-    nextBtn.focus();
-  } catch (e) { showError(errorBox, e); }
+    const view = await api("/api/lab/hands", { method: "POST", body: { decks: Number(decksSel.value) } });
+    if (mine !== seq) return;
+    draw(view, true);
+    if (focus) nextBtn.focus();
+  } catch (e) { if (mine === seq) showError(errorBox, e); }
 }
 
 form.addEventListener("submit", (ev) => { ev.preventDefault(); deal(); });
 nextBtn.addEventListener("click", async () => {
   if (!hand) return;
+  const mine = ++seq;
   showError(errorBox, null);
+  nextBtn.disabled = true;
   try {
-    draw(await api(`/api/lab/hands/${encodeURIComponent(hand.id)}/next`, { method: "POST" }));
+    const view = await api(`/api/lab/hands/${encodeURIComponent(hand.id)}/next`, { method: "POST" });
+    if (mine !== seq) return;
+    draw(view);
     if (nextBtn.disabled) $("lab-deal").focus();
-  } catch (e) { showError(errorBox, e); }
+  } catch (e) { if (mine === seq) { showError(errorBox, e); nextBtn.disabled = false; } }
 });
 
 (async () => {
   const saved = sessionStorage.getItem(KEY);
   if (saved) {
-    try { draw(await api(`/api/lab/hands/${encodeURIComponent(saved)}`)); return; } catch (e) { sessionStorage.removeItem(KEY); }
+    const mine = ++seq;
+    try {
+      const view = await api(`/api/lab/hands/${encodeURIComponent(saved)}`);
+      if (mine === seq) draw(view);
+      return;
+    } catch (e) { sessionStorage.removeItem(KEY); }
   }
-  await deal();
+  if (!hand) await deal({ focus: false });
 })();
