@@ -11,13 +11,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..cards import Card, CardSpec, check_decks, min_decks_for, parse_card, resolve_cards
+from ..cards import CARDS_PER_DECK, Card, CardSpec, check_decks, min_decks_for, parse_card, resolve_cards
 from ..errors import TaiwanPokerError
 from ..evaluate import DEFAULT_RANKING, Ranking
 from .actions import Action, BadActionError, IllegalActionError, parse_action
 from .hand import BadStacksError, Hand
 from .pots import clockwise_after
 from .ruleset import MAX_SEATS, MIN_SEATS, RuleSet, Structure
+from .shoe import physical_cards
 
 _KNOWN_KEYS = frozenset(
     {"decks", "structure", "blinds", "stacks", "button", "hole_cards", "board", "actions", "ranking"}
@@ -68,7 +69,7 @@ def _resolve(specs: list[CardSpec], decks: int) -> list[Card]:
     """Like :func:`resolve_cards`, with a fast path when no card names its deck (lowest free copy first)."""
     if any(s.deck is not None for s in specs):
         return resolve_cards(specs, decks)
-    check_decks(decks)
+    physical = physical_cards(check_decks(decks))
     seen: dict[int, int] = {}
     out: list[Card] = []
     for spec in specs:
@@ -77,7 +78,7 @@ def _resolve(specs: list[CardSpec], decks: int) -> list[Card]:
         if copy > decks:
             return resolve_cards(specs, decks)  # raises the precise too_many_copies error
         seen[face] = copy
-        out.append(Card(spec.rank, spec.suit, copy))
+        out.append(physical[(copy - 1) * CARDS_PER_DECK + face])
     return out
 
 

@@ -12,13 +12,14 @@ from ..cards import CARDS_PER_DECK, MAX_DECKS, Card, RandomSource, full_shoe
 
 
 @cache
-def _cards(decks: int) -> tuple[Card, ...]:
+def physical_cards(decks: int) -> tuple[Card, ...]:
+    """Every physical card of ``decks`` decks in index order (built once; cards are immutable)."""
     return tuple(full_shoe(decks))
 
 
 def deal_cards(decks: int, count: int, rng: RandomSource) -> list[Card]:
     """``count`` distinct physical cards uniformly at random from a full ``decks``-deck shoe, in dealing order."""
-    cards = list(_cards(decks))
+    cards = list(physical_cards(decks))
     n = len(cards)
     getrandbits = getattr(rng, "getrandbits", None)
     if getrandbits is None:
