@@ -174,3 +174,14 @@ def test_no_limit_minimum_bet_is_one_big_blind_on_every_street() -> None:
     assert hand.street is Street.TURN and hand.legal().min_to == 20
     play(hand, ["check", "check"])
     assert hand.street is Street.RIVER and hand.legal().min_to == 20
+
+
+def test_short_big_blind_posts_what_it_has_and_the_bet_to_call_is_the_largest_blind() -> None:
+    """Rules decision (seeds silent): a short blind is all-in; the bet to call is the largest blind posted,
+    and the first full raise still adds one big blind."""
+    hand = make_hand([2000, 2000, 5], 0)
+    assert hand.betting.bets == [0, 10, 5] and hand.to_act == 0
+    legal = hand.legal()
+    assert legal.call_amount == 10 and legal.min_to == 30
+    play(hand, ["call", "check"])
+    assert hand.street is Street.FLOP
