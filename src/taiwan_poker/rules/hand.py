@@ -143,16 +143,29 @@ class Hand:
             deck = tuple(cards) + (None,) * max(0, need - len(cards))
         sb, bb = blind_seats(button, players)
         hand = cls(rules)
-        emit = hand._emit
-        emit(HandStarted(hand_no, button, sb, bb, tuple(stacks)))
-        emit(ShoeDrawn(deck))
+        events = hand._events
+        # the events' own handlers, called directly (same effect as _emit, minus the dispatch)
+        started = HandStarted(hand_no, button, sb, bb, tuple(stacks))
+        hand._on_started(started)
+        events.append(started)
+        shoe = ShoeDrawn(deck)
+        hand._on_shoe(shoe)
+        events.append(shoe)
         k = len(players)
+        on_private = hand._on_private
         for i, seat in enumerate(players):
-            emit(PrivateCards(seat, deck[i], (deck[k + i], deck[2 * k + i])))
+            private = PrivateCards(seat, deck[i], (deck[k + i], deck[2 * k + i]))
+            on_private(private)
+            events.append(private)
         small, big = rules.small_blind, rules.big_blind
-        emit(BlindPosted(sb, small if small < stacks[sb] else stacks[sb], False))
-        emit(BlindPosted(bb, big if big < stacks[bb] else stacks[bb], True))
-        hand._progress()
+        for blind in (
+            BlindPosted(sb, small if small < stacks[sb] else stacks[sb], False),
+            BlindPosted(bb, big if big < stacks[bb] else stacks[bb], True),
+        ):
+            hand._on_blind(blind)
+            events.append(blind)
+        if hand._to_act is None:
+            hand._progress()
         return hand
 
     @classmethod
