@@ -273,6 +273,8 @@ def test_outs_reproduce_the_spec_heart_draw(client: TestClient, burn: str | None
     r = client.post("/api/calc/outs", json=body, headers=ZH).json()
     assert r["formula_next"] == fraction and r["next_card"]["percent"] == percent
     assert r["target"]["name"] == "紅心"
+    assert [(row["state"], row["formula"]) for row in r["by_burn"]] == [("unknown", "22/98"), ("hit", "21/97"),
+                                                                          ("miss", "22/97")]
 
 
 @pytest.mark.parametrize(("body", "status", "code"), [

@@ -102,6 +102,9 @@ def test_calculator_reproduces_the_spec_heart_draw(server: str, page: PageWatch)
     p.click("#outs-example")
     p.wait_for_function("document.getElementById('outs-next').textContent === '22.45%'")
     assert p.inner_text("#outs-next-frac") == "22/98"
+    # the spec's table: the same cards under three states of private information
+    states = p.locator("#outs-states tbody tr").all_inner_texts()
+    assert [s.split("\t")[1:] for s in states] == [["22/98", "22.45%"], ["21/97", "21.65%"], ["22/97", "22.68%"]]
     # your burn is a heart: click the 7♥ into the burn group
     p.click(".group-pick[data-group='burn']")
     p.click(".pick[data-face='7h']")
@@ -190,7 +193,7 @@ def test_odds_page_tables_and_heat_map(server: str, page: PageWatch) -> None:
     five = p.locator("#five tr[data-category='five_of_a_kind'] td").all_inner_texts()
     assert five[2] == "0.001427%"
     assert "6.7961%" in p.inner_text("#starting tr[data-row='pocket_pair']")
-    p.click(".seg-btn >> text=1")
+    p.click("#heat .seg-btn >> text=1")
     p.wait_for_url(re.compile(r"decks=1"))
     assert p.locator("table.heat tr.identical td.na").count() == 13
     screenshot(p, "odds-one-deck")

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Cookie, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..cards import check_decks, min_decks_for, parse_card, resolve_cards
+from ..cards import check_decks, full_shoe, min_decks_for, parse_card, resolve_cards
 from ..errors import CardCountError, TaiwanPokerError
 from ..evaluate import CATEGORIES, evaluate
 from ..odds.equity import EquityResult, equity
@@ -210,9 +210,28 @@ def calc_outs(body: OutsIn, lang: Lang) -> dict[str, Any]:
         raise CardCountError("at most 5 board cards", code="bad_board_count", count=len(body.board))
     hole, board, burn = parse_known([body.hole, body.board, [body.burn] if body.burn else []], decks)
     target = Target.parse(body.target)
-    odds = draw_odds(decks, [*hole, *board, *burn], target)
+    known = [*hole, *board, *burn]
+    odds = draw_odds(decks, known, target)
     return {"hole": [views.card_json(c) for c in hole], "board": [views.card_json(c) for c in board],
-            "burn": [views.card_json(c) for c in burn], **views.odds_json(lang, odds, target)}
+            "burn": [views.card_json(c) for c in burn], **views.odds_json(lang, odds, target),
+            "by_burn": _by_burn(lang, decks, [*hole, *board], target)}
+
+
+def _by_burn(lang: str, decks: int, seen: list[Any], target: Target) -> list[dict[str, Any]]:
+    """The spec's three information states for the same cards: burn unknown, a target card, not a target card."""
+    rows = [("unknown", None)]
+    left = [c for c in full_shoe(decks) if c not in seen]
+    hit = next((c for c in left if target.matches(c)), None)
+    miss = next((c for c in left if not target.matches(c)), None)
+    rows += [("hit", hit), ("miss", miss)]
+    out = []
+    for key, burn in rows:
+        if key != "unknown" and burn is None:
+            continue
+        o = draw_odds(decks, [*seen, *([burn] if burn else [])], target)
+        out.append({"state": key, "label": t(lang, f"calc.burn_state.{key}"), "outs": o.outs, "unseen": o.unseen,
+                    "next_card": views.fraction_json(o.next_card), "formula": f"{o.outs}/{o.unseen}"})
+    return out
 
 
 @router.post("/calc/pot-odds", summary="Pot odds: break-even equity B/(P+2B)")

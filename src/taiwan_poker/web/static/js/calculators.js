@@ -99,6 +99,9 @@ async function refresh() {
     $("outs-unseen").textContent = res.unseen;
     $("outs-seen").textContent = res.seen_targets;
     $("outs-outs").textContent = res.outs;
+    $("outs-states").querySelector("tbody").replaceChildren(...res.by_burn.map((row) => el("tr", { "data-state": row.state },
+      el("th", { scope: "row", text: row.label }), el("td", { class: "mono", text: row.formula }),
+      el("td", { text: row.next_card.percent }))));
   } catch (e) { if (mine === seq) showError($("outs-error"), e); }
 }
 
