@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Cookie, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..cards import check_decks, full_shoe, min_decks_for, parse_card, resolve_cards
+from ..cards import Card, check_decks, full_shoe, min_decks_for, parse_card, resolve_cards
 from ..errors import CardCountError, TaiwanPokerError
 from ..evaluate import CATEGORIES, evaluate
 from ..odds.equity import EquityResult, equity
@@ -217,9 +217,9 @@ def calc_outs(body: OutsIn, lang: Lang) -> dict[str, Any]:
             "by_burn": _by_burn(lang, decks, [*hole, *board], target)}
 
 
-def _by_burn(lang: str, decks: int, seen: list[Any], target: Target) -> list[dict[str, Any]]:
+def _by_burn(lang: str, decks: int, seen: list[Card], target: Target) -> list[dict[str, Any]]:
     """The spec's three information states for the same cards: burn unknown, a target card, not a target card."""
-    rows = [("unknown", None)]
+    rows: list[tuple[str, Card | None]] = [("unknown", None)]
     left = [c for c in full_shoe(decks) if c not in seen]
     hit = next((c for c in left if target.matches(c)), None)
     miss = next((c for c in left if not target.matches(c)), None)
