@@ -25,6 +25,10 @@ _KNOWN_KEYS = frozenset(
 )
 
 
+_STRUCTURES = frozenset(s.value for s in Structure)
+_RANKINGS = frozenset(r.value for r in Ranking)
+
+
 def _int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -89,10 +93,10 @@ def _read_rules(obj: dict[str, Any], seats: int, decks: int) -> RuleSet:
     if blinds[0] > blinds[1]:
         raise _bad("bad_blinds", f"the small blind {blinds[0]} is larger than the big blind {blinds[1]}")
     structure = obj.get("structure", Structure.NO_LIMIT.value)
-    if not isinstance(structure, str) or structure not in {s.value for s in Structure}:
+    if not isinstance(structure, str) or structure not in _STRUCTURES:
         raise _bad("bad_structure", f"unknown structure {structure!r}; one of no-limit, pot-limit, limit")
     ranking = obj.get("ranking", DEFAULT_RANKING.value)
-    if not isinstance(ranking, str) or ranking not in {r.value for r in Ranking}:
+    if not isinstance(ranking, str) or ranking not in _RANKINGS:
         raise _bad("bad_ranking", f"unknown ranking {ranking!r}")
     return _rules(decks, seats, blinds[0], blinds[1], structure, ranking)
 
