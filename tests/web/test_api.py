@@ -432,3 +432,11 @@ def test_explanations_fill_every_placeholder(client: TestClient, lang: str) -> N
         assert "{" not in d["question"]
         r = client.post("/api/practice/drill/answers", json={"seed": seed, "choice": "1/2"}, headers=headers).json()
         assert "{" not in r["explanation"]
+
+
+def test_catalogue_category_names_match_the_core() -> None:
+    from taiwan_poker.evaluate import CATEGORIES
+
+    for c in CATEGORIES:
+        assert catalogue("zh-TW")[f"category.{c.value}"] == c.zh
+        assert catalogue("en")[f"category.{c.value}"] == c.en
