@@ -153,7 +153,7 @@ def test_every_street_burns_one_private_card_per_player_before_each_street() -> 
         assert len(hand.private_burns(seat)) == 4
     assert sum(isinstance(e, PrivateBurn) for e in hand.events) == 9
     assert sum(isinstance(e, DealerBurn) for e in hand.events) == 3
-    assert hand._pos == cards_needed(3, BurnSchedule.EVERY_STREET)
+    assert hand.cards_used == cards_needed(3, BurnSchedule.EVERY_STREET)
 
 
 def test_automatic_runout_when_all_players_are_allin() -> None:

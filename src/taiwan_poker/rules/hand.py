@@ -230,6 +230,11 @@ class Hand:
         return tuple(self._burns.get(seat, ()))
 
     @property
+    def cards_used(self) -> int:
+        """Cards taken from the shoe so far (burns, hole cards, board)."""
+        return self._pos
+
+    @property
     def players(self) -> tuple[int, ...]:
         """Seats dealt into this hand."""
         return tuple(sorted(self._hole))
