@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from taiwan_poker.rules.adjudicate import adjudicate, adjudicate_safely
 
@@ -161,3 +163,23 @@ def test_contract_wrong_json_types_give_an_error_not_a_crash(field: str) -> None
     for value in ([1], {"a": 1}, "x", 3.5, None, True):
         out = adjudicate_safely({**SAMPLE, field: value})
         assert out["ok"] is True or out["error"]["code"], out
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 3000) | st.floats(allow_nan=False) | st.sampled_from(
+        ["As", "Kd", "10h", "As:2", "zz", "call", "raise 40", "allin", "no-limit", "limit", "pot-limit", ""]),
+    lambda inner: st.lists(inner, max_size=6),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300)
+@given(st.dictionaries(st.sampled_from([*sorted(SAMPLE), "ranking", "extra"]), _json_values, max_size=8))
+def test_contract_any_request_gets_an_answer_or_a_coded_error(request_: dict[str, Any]) -> None:
+    """Contract: bad input of any shape gives an error with a stable code, never a crash or a partial result."""
+    out = adjudicate_safely({**SAMPLE, **request_})
+    if out["ok"]:
+        assert set(out) in ({"ok", "complete", "final_stacks", "returned", "pots", "showdown"},
+                            {"ok", "complete", "street", "to_act", "legal", "pot"})
+    else:
+        assert out["error"]["code"] != "internal_error", out
