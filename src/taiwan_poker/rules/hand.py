@@ -374,31 +374,21 @@ class Hand:
                 return
             self._deal_street(live)
 
-    def _card(self, what: str) -> Card:
-        card = self._deck[self._pos] if self._pos < len(self._deck) else None
-        if card is None:
-            raise MissingCardsError(f"the {what} is needed but was not given", needed=what)
-        return card
-
     def _deal_street(self, live: list[int]) -> None:
+        """Every-street private burns (if that schedule), the dealer's burn, then the street's board cards."""
         street = _NEXT_STREET[self.street]
         emit = self._emit
-        deck = self._deck
+        deck = self._deck  # padded to the most cards the hand can use, so positions always exist
         if self.rules.burns is BurnSchedule.EVERY_STREET:
             for seat in clockwise_after(self.button, self.betting.n):
                 if seat in live:
                     emit(PrivateBurn(seat, deck[self._pos]))
-        emit(DealerBurn(street, deck[self._pos] if self._pos < len(deck) else None))
+        emit(DealerBurn(street, deck[self._pos]))
         count = _BOARD_COUNT[street]
-        cards = tuple(self._card(street.value) for _ in range(1)) if count == 1 else self._flop()
-        emit(BoardDealt(street, cards))
-
-    def _flop(self) -> tuple[Card, ...]:
-        deck, pos = self._deck, self._pos
-        cards = deck[pos:pos + 3]
-        if len(cards) < 3 or any(c is None for c in cards):
-            raise MissingCardsError("the flop is needed but was not given", needed="flop")
-        return cards  # type: ignore[return-value]
+        cards = deck[self._pos:self._pos + count]
+        if any(c is None for c in cards):
+            raise MissingCardsError(f"the {street.value} is needed but was not given", needed=street.value)
+        emit(BoardDealt(street, cards))  # type: ignore[arg-type]
 
     def _showdown(self, live: list[int]) -> None:
         board = tuple(self._board)
