@@ -18,7 +18,7 @@ from ..trainer.drills import MAX_SEED, generate_drill, parse_fraction
 from ..trainer.lab import LabHand, check_lab_decks
 from ..trainer.next_card import Target, break_even_equity, draw_odds
 from . import odds_page, views
-from .i18n import LANGS, catalogue, t
+from .i18n import LANGS, card_json, catalogue, t
 from .jobs import Job, JobRunner
 from .sessions import SessionStore
 from .state import Score, lang_of
@@ -212,8 +212,8 @@ def calc_outs(body: OutsIn, lang: Lang) -> dict[str, Any]:
     target = Target.parse(body.target)
     known = [*hole, *board, *burn]
     odds = draw_odds(decks, known, target)
-    return {"hole": [views.card_json(c) for c in hole], "board": [views.card_json(c) for c in board],
-            "burn": [views.card_json(c) for c in burn], **views.odds_json(lang, odds, target),
+    return {"hole": [card_json(c) for c in hole], "board": [card_json(c) for c in board],
+            "burn": [card_json(c) for c in burn], **views.odds_json(lang, odds, target),
             "by_burn": _by_burn(lang, decks, [*hole, *board], target)}
 
 

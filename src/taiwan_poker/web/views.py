@@ -13,10 +13,6 @@ from ..trainer.scenarios import Scenario, pct
 from . import rules_page
 from .i18n import card_json, t
 
-__all__ = ["card_json"]
-
-STREET_CARDS = {"preflop": 0, "flop": 3, "turn": 4, "river": 5}
-
 
 def category_json(lang: str, category: Category) -> dict[str, Any]:
     return {"code": category.value, "name": t(lang, f"category.{category.value}")}
