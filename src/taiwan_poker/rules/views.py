@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import Card
-from .events import Event, event_to_json, event_type, visible_to
+from .events import Event, event_to_json, visible_to
 from .hand import Hand
 
 
@@ -56,11 +56,18 @@ def event_view(event: Event, version: int, seat: int | None) -> dict[str, Any]:
     """One event as ``seat`` may see it: its content, or only its version when outside its audience."""
     if visible_to(event, seat):
         out = event_to_json(event)
-        if event_type(event) == "board_dealt":
-            out["cards"] = [c.split(":")[0] for c in out["cards"]]
+        for key in _CARD_KEYS.intersection(out):  # faces only, as in view(): "As", not "As:2"
+            value = out[key]
+            if isinstance(value, list):
+                out[key] = [c.split(":")[0] if isinstance(c, str) else c for c in value]
+            elif isinstance(value, str):
+                out[key] = value.split(":")[0]
         out["version"] = version
         return out
     return {"version": version}
+
+
+_CARD_KEYS = frozenset({"cards", "hole", "board", "best", "burn", "card"})
 
 
 def events_for(hand: Hand, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
