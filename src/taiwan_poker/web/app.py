@@ -86,7 +86,7 @@ def create_app(data_dir: Path | None = None, *, warm: bool = True) -> FastAPI:
     templates.env.globals["card_aria"] = card_aria
     templates.env.globals["version"] = __version__
     js_messages = {lang: json.dumps({k: v for k, v in catalogue(lang).items() if k.startswith(JS_PREFIXES)},
-                                    ensure_ascii=False) for lang in LANGS}
+                                    ensure_ascii=False).replace("</", "<\\/") for lang in LANGS}
 
     @app.exception_handler(TaiwanPokerError)
     async def core_error(request: Request, exc: TaiwanPokerError) -> JSONResponse:
@@ -133,8 +133,8 @@ def create_app(data_dir: Path | None = None, *, warm: bool = True) -> FastAPI:
         return render(request, "rules.html", "rules", rules=views.rules_json(lang_of(request)))
 
     @app.get("/odds", response_class=HTMLResponse, include_in_schema=False)
-    def odds_view(request: Request, decks: int = 2) -> HTMLResponse:
-        d = decks if decks in odds_page.ODDS_DECKS else 2
+    def odds_view(request: Request, decks: str = "2") -> HTMLResponse:
+        d = int(decks) if decks.isdigit() and int(decks) in odds_page.ODDS_DECKS else 2
         return render(request, "odds.html", "odds", decks=d, five=odds_page.category_table(5),
                       seven=odds_page.category_table(7), starting=odds_page.starting_table(),
                       heat=odds_page.heat_map(d), categories=[c.value for c in CATEGORIES])
