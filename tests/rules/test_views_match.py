@@ -70,6 +70,7 @@ def test_event_stream_hides_private_content_keeps_versions_gap_free() -> None:
 
 
 def test_view_lists_legal_options_for_the_seat_to_act_only() -> None:
+    """Views: only the seat to act gets its legal options (call amount, min/max raise-to)."""
     hand = make_hand([2000, 2000], 0)
     assert view(hand, 0)["legal"]["min_raise_to"] == 40
     assert "legal" not in view(hand, 1)
@@ -89,6 +90,7 @@ def test_heads_up_match_button_alternates_and_ends_when_a_player_has_no_chips() 
 
 
 def test_match_refuses_a_new_hand_while_one_is_running_and_acting_out_of_turn() -> None:
+    """Match/verify: no new hand before the current one ends; a seat acting out of turn is refused."""
     rules = RuleSet(decks=2, seats=3)
     match = Match(rules, random.Random(2))
     hand = match.start_hand()
@@ -133,6 +135,7 @@ def test_adjudicating_a_simulated_hand_reproduces_it(seats: int, seed: int, stru
 
 
 def test_random_hand_play_out_helper_finishes() -> None:
+    """Nine seats, one deck (35 of 52 cards at most): a random hand finishes with chips conserved."""
     rng = random.Random(4)
     hand = play_out(Hand.start(RuleSet(decks=1, seats=9), [100] * 9, 3, rng=rng), rng)
     assert hand.complete and sum(hand.stacks) == 900
