@@ -107,13 +107,20 @@ def test_json_round_trip_and_replay_reproduce_the_state(table: tuple[RuleSet, li
     rules, stacks, button, seed = table
     rng = random.Random(seed)
     hand = Hand.start(rules, stacks, button, rng=rng)
+    twin: Hand | None = None  # restored from JSON after the first action, then played on in step
     while True:
         restored = Hand.from_json(json.loads(json.dumps(hand.to_json())))
         assert restored.snapshot() == hand.snapshot()
         assert Hand.from_events(rules, hand.events).snapshot() == hand.snapshot()
+        if twin is not None:
+            assert twin.snapshot() == hand.snapshot()
         if hand.complete:
             break
-        hand.act(random_action(hand.legal(), rng))
+        action = random_action(hand.legal(), rng)
+        hand.act(action)
+        if twin is None:
+            twin = restored
+        twin.act(action)
 
 
 @settings(max_examples=200)
