@@ -26,6 +26,13 @@ FOLD, CHECK, CALL, BET, RAISE, ALLIN = (
 )
 LIMIT_BETS_PER_STREET = 4  # a bet and three raises
 
+# legal action lists, in the contract's order, by (facing a bet, bet/raise allowed, all-in allowed)
+_OPTIONS: dict[tuple[bool, ActionKind | None, bool], tuple[ActionKind, ...]] = {
+    (facing, sized, allin): (
+        (FOLD, CALL) if facing else (CHECK,)) + ((sized,) if sized else ()) + ((ALLIN,) if allin else ())
+    for facing in (False, True) for sized in (None, BET, RAISE) for allin in (False, True)
+}
+
 
 class Betting:
     """Mutable chip state of one hand (owned by :class:`~taiwan_poker.rules.hand.Hand`, changed only by its events).
@@ -144,19 +151,16 @@ class Betting:
         to_call = cb - bet
         if to_call < 0:
             to_call = 0
-        acts: list[ActionKind]
         call_amount = 0
         if to_call > 0:
             call_amount = to_call if to_call < stack else stack
-            acts = [FOLD, CALL]
-        else:
-            acts = [CHECK]
         allin_to = bet + stack
         structure = self.structure
         rights = not self.acted[seat] or cb - self.faced[seat] >= self.max_inc
         if structure is Structure.LIMIT and self.raises >= LIMIT_BETS_PER_STREET:
             rights = False
         min_to = max_to = 0
+        sized: ActionKind | None = None
         allin_ok = stack > 0 and (stack <= to_call or rights)
         if rights and stack > to_call:
             cap = 0
@@ -182,10 +186,8 @@ class Betting:
                 hi = cap
             if lo <= hi:
                 min_to, max_to = lo, hi
-                acts.append(BET if cb == 0 else RAISE)
-        if allin_ok:
-            acts.append(ALLIN)
-        return Legal(seat, tuple(acts), call_amount, min_to, max_to, allin_to)
+                sized = BET if cb == 0 else RAISE
+        return Legal(seat, _OPTIONS[to_call > 0, sized, allin_ok], call_amount, min_to, max_to, allin_to)
 
     def resolve(self, seat: int, action: Action, legal: Legal) -> tuple[ActionKind, int, int, bool]:
         """Check ``action`` against ``legal`` and work out ``(kind, chips added, street total, all-in)``."""

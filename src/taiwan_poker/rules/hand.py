@@ -274,7 +274,10 @@ class Hand:
             raise IllegalActionError("the hand is over: nobody is to act")
         if seat is not None and seat != to_act:
             raise IllegalActionError(f"it is seat {to_act}'s turn, not seat {seat}'s", seat=seat, to_act=to_act)
-        kind, amount, to, allin = self.betting.resolve(to_act, action, self.legal())
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.betting.legal(to_act)
+        kind, amount, to, allin = self.betting.resolve(to_act, action, legal)
         events = self._events
         start = len(events)
         ev = ActionTaken(to_act, kind, amount, to, allin, timeout)
