@@ -15,11 +15,11 @@ import sys
 import time
 from pathlib import Path
 
+from taiwan_poker.cards import deal as deal_cards
 from taiwan_poker.cards import live_rng
 from taiwan_poker.rules import ActionKind, Hand, RuleSet
 from taiwan_poker.rules.events import ActionTaken
 from taiwan_poker.rules.ruleset import cards_needed
-from taiwan_poker.rules.shoe import deal_cards
 from taiwan_poker.rules.simulate import play_out
 
 

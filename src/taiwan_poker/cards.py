@@ -14,6 +14,7 @@ import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Protocol
 
 from .errors import CardError, TooManyCopiesError
@@ -193,16 +194,63 @@ def live_rng() -> random.Random:
     return secrets.SystemRandom()
 
 
+@cache
+def physical_cards(decks: int) -> tuple[Card, ...]:
+    """Every physical card of ``decks`` decks in index order (built once; cards are immutable)."""
+    check_decks(decks)
+    return tuple(Card.from_index(i) for i in range(decks * CARDS_PER_DECK))
+
+
 def full_shoe(decks: int) -> list[Card]:
     """Every physical card of ``decks`` decks, in index order."""
-    check_decks(decks)
-    return [Card.from_index(i) for i in range(decks * CARDS_PER_DECK)]
+    return list(physical_cards(decks))
+
+
+_BIT_LENGTHS = tuple(n.bit_length() for n in range(CARDS_PER_DECK * MAX_DECKS + 1))
+
+
+def _fisher_yates(cards: list[Card], start: int, count: int, rng: RandomSource) -> None:
+    """Swap steps ``start .. start+count-1`` of an unbiased Fisher–Yates shuffle, in place.
+
+    With a ``getrandbits`` generator (``random.Random``, ``secrets.SystemRandom``)
+    each index is drawn by rejection sampling on the fewest random bits, as
+    ``random.Random.randrange`` does, without its per-call overhead.
+    """
+    n = len(cards)
+    getrandbits = getattr(rng, "getrandbits", None)
+    if getrandbits is None:
+        for i in range(start, start + count):
+            j = rng.randrange(i, n)
+            cards[i], cards[j] = cards[j], cards[i]
+        return
+    bits = _BIT_LENGTHS
+    for i in range(start, start + count):
+        span = n - i
+        k = bits[span]
+        r = getrandbits(k)
+        while r >= span:
+            r = getrandbits(k)
+        j = i + r
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def deal(decks: int, count: int, rng: RandomSource | None = None) -> list[Card]:
+    """``count`` distinct cards uniformly at random from a fresh ``decks``-deck shoe, in dealing order.
+
+    Only the cards dealt are shuffled into place (a lazy Fisher–Yates), so a
+    hand pays for the 3n+8 cards it uses, not for the whole shoe.
+    """
+    cards = full_shoe(decks)
+    if not 0 <= count <= len(cards):
+        raise CardError(f"cannot deal {count} cards from {decks} deck(s)", code="shoe_empty")
+    _fisher_yates(cards, 0, count, rng if rng is not None else live_rng())
+    return cards[:count]
 
 
 class Shoe:
     """A freshly rebuilt ``decks``-deck shoe dealt by a lazy, unbiased Fisher–Yates shuffle.
 
-    Drawing ``k`` cards performs the first ``k`` swap steps of Fisher–Yates, so
+    Drawing ``k`` cards performs the next ``k`` swap steps of Fisher–Yates, so
     the cards come out uniformly at random without shuffling the whole shoe.
     ``rng`` defaults to the OS CSPRNG; simulations and tests may inject a
     seeded ``random.Random``.
@@ -224,14 +272,10 @@ class Shoe:
         """Deal ``count`` cards uniformly at random from those left."""
         if count < 0 or count > len(self):
             raise CardError(f"cannot deal {count} cards: {len(self)} left in the shoe", code="shoe_empty")
-        cards, rng = self._cards, self._rng
-        n = len(cards)
         start = self._pos
-        for i in range(start, start + count):
-            j = rng.randrange(i, n)
-            cards[i], cards[j] = cards[j], cards[i]
+        _fisher_yates(self._cards, start, count, self._rng)
         self._pos = start + count
-        return cards[start:start + count]
+        return self._cards[start:start + count]
 
     def shuffle(self) -> list[Card]:
         """Deal out the rest of the shoe in random order."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from taiwan_poker.cards import Shoe, live_rng
-from taiwan_poker.rules.shoe import deal_cards, physical_cards
+from taiwan_poker.cards import Shoe, live_rng, physical_cards
+from taiwan_poker.cards import deal as deal_cards
 
 
 def test_deal_gives_distinct_physical_cards_in_any_deck_count() -> None:

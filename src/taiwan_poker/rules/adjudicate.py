@@ -11,14 +11,22 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..cards import CARDS_PER_DECK, Card, CardSpec, check_decks, min_decks_for, parse_card, resolve_cards
+from ..cards import (
+    CARDS_PER_DECK,
+    Card,
+    CardSpec,
+    check_decks,
+    min_decks_for,
+    parse_card,
+    physical_cards,
+    resolve_cards,
+)
 from ..errors import TaiwanPokerError
 from ..evaluate import DEFAULT_RANKING, Ranking
 from .actions import Action, BadActionError, IllegalActionError, parse_action
 from .hand import BadStacksError, Hand
 from .pots import clockwise_after
 from .ruleset import MAX_SEATS, MIN_SEATS, RuleSet, Structure
-from .shoe import physical_cards
 
 _KNOWN_KEYS = frozenset(
     {"decks", "structure", "blinds", "stacks", "button", "hole_cards", "board", "actions", "ranking"}

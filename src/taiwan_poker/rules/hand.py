@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..cards import Card, RandomSource, live_rng
+from ..cards import Card, RandomSource, deal
 from ..errors import TaiwanPokerError
 from ..evaluate import hand_value
 from .actions import CHECK, FOLD, Action, ActionKind, IllegalActionError, Legal
@@ -44,7 +44,6 @@ from .events import (
 )
 from .pots import Pot, award, build_pots, clockwise_after, uncalled
 from .ruleset import BurnSchedule, RuleSet, Structure, cards_needed
-from .shoe import deal_cards
 
 _NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
 _BOARD_COUNT = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
@@ -138,7 +137,7 @@ class Hand:
             raise BadStacksError("a hand needs at least two players with chips")
         need = cards_needed(len(players), rules.burns)
         if cards is None:
-            deck: tuple[Card | None, ...] = tuple(deal_cards(rules.decks, need, rng if rng is not None else live_rng()))
+            deck: tuple[Card | None, ...] = tuple(deal(rules.decks, need, rng))
         else:
             deck = tuple(cards) + (None,) * max(0, need - len(cards))
         sb, bb = blind_seats(button, players)
