@@ -66,7 +66,7 @@ def parse_action(text: object) -> Action:
     if len(words) == 1 and words[0] in _SIMPLE:
         return _SIMPLE[words[0]]
     if len(words) == 2 and words[0] in ("bet", "raise"):
-        if not words[1].isdigit():
+        if not (words[1].isascii() and words[1].isdigit()):
             raise BadActionError(f"bad amount in action {text!r}: expected a whole number of chips")
         return Action(ActionKind(words[0]), int(words[1]))
     raise BadActionError(f"unknown action {text!r}: expected fold, check, call, bet N, raise N or allin")
