@@ -20,7 +20,7 @@ function setActive(group) {
   document.querySelectorAll(".group").forEach((g) => {
     const on = g.dataset.group === group;
     g.classList.toggle("active", on);
-    g.querySelector(".group-pick").setAttribute("aria-checked", on ? "true" : "false");
+    g.querySelector(".group-pick").setAttribute("aria-pressed", on ? "true" : "false");
   });
 }
 
