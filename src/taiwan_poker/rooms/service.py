@@ -1,0 +1,510 @@
+"""The member-room service: the only place where a room's state changes.
+
+Every change is one database transaction that appends the room's new events
+and bumps its version, or does nothing at all.  The rules engine decides
+everything about the game; this service only checks who is asking (seat,
+version, idempotency key), feeds the engine, stores its events and tells the
+hub.  What leaves the service for a member is always the engine's view for
+that member's seat (or the public view for a spectator).
+
+A room's log holds three kinds of payload:
+
+- ``{"kind": "match", "rules": {...}, "stacks": [...], "button": 0}`` — the
+  match starts (when the second player sits down);
+- ``{"kind": "hand", "hand": n, "event": {...}}`` — one engine event of hand n;
+- ``{"kind": "forfeit", "seat": s}`` — a player left the table mid-match.
+
+The match is rebuilt from the log by replaying it, so a restarted server
+continues every hand exactly where it was.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..cards import RandomSource, live_rng
+from ..errors import TaiwanPokerError
+from ..rules import Action, ActionKind, Hand, RuleSet
+from ..rules.events import event_from_json, event_to_json
+from ..rules.match import Match
+from ..rules.views import events_for, view
+from ..store import repo
+from ..store.db import Database
+from ..store.models import Member, Room, Seat, utcnow
+from .hub import RoomHub
+
+NEXT_HAND_DELAY = dt.timedelta(seconds=6)
+TIMEOUT_GRACE = dt.timedelta(seconds=3)
+MIN_DECKS, MAX_DECKS = 2, 6
+MAX_CHIPS = 10**9
+
+
+class RoomError(TaiwanPokerError):
+    """A request about a room that cannot be served (not found, not seated, not your turn, ...)."""
+
+    code = "room_error"
+
+
+@dataclass
+class ActResult:
+    """What an action request did: ``applied`` is False for a stale or repeated request."""
+
+    applied: bool
+    state: dict[str, Any]
+    reason: str | None = None
+
+
+@dataclass
+class _Cached:
+    version: int
+    match: Match | None
+    forfeit: int | None
+    rematch: str | None = None
+    dirty: bool = False
+
+
+def room_rules(decks: int) -> RuleSet:
+    """The v0.1 member table: heads-up no-limit, 2,000 chips, blinds 10/20, ``decks`` decks (2–6)."""
+    if isinstance(decks, bool) or not isinstance(decks, int) or not MIN_DECKS <= decks <= MAX_DECKS:
+        raise RoomError(f"a room uses 2 to 6 decks, not {decks!r}", code="bad_decks")
+    return RuleSet(decks=decks, seats=2)
+
+
+def parse_room_action(obj: object) -> Action:
+    """``{"kind": "raise", "to": 120}`` → :class:`Action`; anything malformed is ``bad_action``."""
+    if not isinstance(obj, dict):
+        raise RoomError("an action must be an object like {\"kind\": \"call\"}", code="bad_action")
+    try:
+        kind = ActionKind(str(obj.get("kind")))
+    except ValueError:
+        raise RoomError(f"unknown action kind {obj.get('kind')!r}", code="bad_action") from None
+    to = obj.get("to")
+    if kind in (ActionKind.BET, ActionKind.RAISE):
+        if isinstance(to, bool) or not isinstance(to, int) or not 0 < to <= MAX_CHIPS:
+            raise RoomError(f"{kind.value} needs a whole, positive amount 'to', not {to!r}", code="bad_amount")
+        return Action(kind, to)
+    if to is not None:
+        raise RoomError(f"{kind.value} takes no amount", code="bad_amount")
+    return Action(kind)
+
+
+class RoomService:
+    """Rooms on top of a :class:`Database`; safe to call from several threads."""
+
+    def __init__(
+        self,
+        db: Database,
+        hub: RoomHub | None = None,
+        *,
+        clock: Callable[[], dt.datetime] = utcnow,
+        rng_factory: Callable[[], RandomSource] = live_rng,
+    ) -> None:
+        self.db = db
+        self.hub = hub or RoomHub()
+        self.clock = clock
+        self.rng_factory = rng_factory
+        self._cache: dict[int, _Cached] = {}
+        self._locks: dict[int, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    # -- plumbing --------------------------------------------------------------------------------------------
+
+    def _lock(self, room_id: int) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(room_id, threading.Lock())
+
+    @contextmanager
+    def _room_tx(self, code: str) -> Iterator[tuple[Session, Room]]:
+        """Lock the room in this process, open a transaction, load the room; forget the cache on failure."""
+        with self.db.transaction() as s:
+            room = repo.room_by_code(s, code)
+            if room is None:
+                raise RoomError(f"no room with code {code!r}", code="room_not_found")
+        room_id = room.id
+        with self._lock(room_id):
+            try:
+                with self.db.transaction() as s:
+                    live = s.get(Room, room_id)
+                    assert live is not None
+                    yield s, live
+            except BaseException:
+                cached = self._cache.get(room_id)
+                if cached is not None and cached.dirty:  # changed in memory but not stored: rebuild next time
+                    del self._cache[room_id]
+                raise
+
+    def _state(self, s: Session, room: Room) -> _Cached:
+        """The room's match at its current version (cached; rebuilt from the log when stale)."""
+        cached = self._cache.get(room.id)
+        if cached is not None and cached.version == room.version:
+            return cached
+        match: Match | None = None
+        forfeit: int | None = None
+        rematch: str | None = None
+        hands: list[list[dict[str, Any]]] = []
+        for payload in repo.load_events(s, room.id):
+            kind = payload["kind"]
+            if kind == "match":
+                match = Match(RuleSet.from_json(payload["rules"]), self.rng_factory(),
+                              stacks=payload["stacks"], button=payload["button"])
+            elif kind == "hand":
+                n = payload["hand"]
+                while len(hands) < n:
+                    hands.append([])
+                hands[n - 1].append(payload["event"])
+            elif kind == "forfeit":
+                forfeit = payload["seat"]
+            elif kind == "rematch":
+                rematch = payload["code"]
+        if match is not None:
+            for log in hands:
+                hand = Hand.from_events(match.rules, [event_from_json(e) for e in log])
+                match.hands.append(hand)
+                match.button = hand.button
+        cached = _Cached(room.version, match, forfeit, rematch)
+        self._cache[room.id] = cached
+        return cached
+
+    def _commit(self, s: Session, room: Room, state: _Cached, payloads: list[dict[str, Any]]) -> int:
+        """Store the events the cached state already applied; the version bump fails if anyone wrote first."""
+        state.dirty = True
+        version = repo.append_events(s, room.id, room.version, payloads)
+        s.refresh(room)
+        state.version = version
+        self._set_deadline(room, state)
+        s.flush()
+        state.dirty = False
+        return version
+
+    def _set_deadline(self, room: Room, state: _Cached) -> None:
+        match = state.match
+        now = self.clock()
+        if match is None or state.forfeit is not None or match.over:
+            room.deadline = None
+            room.status = "waiting" if match is None else "finished"
+            return
+        room.status = "playing"
+        hand = match.hand
+        if hand is not None and not hand.complete:
+            room.deadline = now + dt.timedelta(seconds=match.rules.action_clock)
+        else:
+            room.deadline = now + NEXT_HAND_DELAY
+
+    @staticmethod
+    def _hand_payloads(hand: Hand, since: int, hand_no: int) -> list[dict[str, Any]]:
+        return [{"kind": "hand", "hand": hand_no, "event": event_to_json(e)} for e in hand.events_since(since)]
+
+    def _publish(self, room_id: int, version: int) -> None:
+        self.hub.publish(room_id, version)
+
+    @staticmethod
+    def _seat_of(s: Session, room: Room, member: Member | None) -> int | None:
+        if member is None:
+            return None
+        for seat in repo.seats(s, room.id):
+            if seat.member_id == member.id:
+                return seat.seat_no
+        return None
+
+    # -- rooms and seats -------------------------------------------------------------------------------------
+
+    def create_room(self, member: Member, decks: int = 2) -> str:
+        """A new room with the member in seat 0; returns its code."""
+        rules = room_rules(decks)
+        with self.db.transaction() as s:
+            room = repo.create_room(s, member, rules.to_json())
+            return room.code
+
+    def join(self, code: str, member: Member) -> dict[str, Any]:
+        """Take the free seat; the match starts when both seats are taken."""
+        with self._room_tx(code) as (s, room):
+            taken = repo.seats(s, room.id, current=False)
+            if any(seat.member_id == member.id and seat.left_at is None for seat in taken):
+                return self._state_for(s, room, member)
+            if room.status != "waiting" or len(taken) >= 2:
+                raise RoomError("this room's seats are taken", code="room_full")
+            s.add(Seat(room_id=room.id, seat_no=1, member_id=member.id))
+            s.flush()
+            state = self._state(s, room)
+            rules = RuleSet.from_json(room.rules)
+            match = Match(rules, self.rng_factory())
+            state.match = match
+            state.dirty = True
+            hand = match.start_hand()
+            payloads = [{"kind": "match", "rules": rules.to_json(), "stacks": list(match.initial_stacks),
+                         "button": match.button}]
+            payloads += self._hand_payloads(hand, 0, 1)
+            version = self._commit(s, room, state, payloads)
+            out = self._state_for(s, room, member)
+        self._publish(room.id, version)
+        return out
+
+    def leave(self, code: str, member: Member) -> None:
+        """Leave the seat for good; leaving a match in progress forfeits it."""
+        with self._room_tx(code) as (s, room):
+            seat_no = self._seat_of(s, room, member)
+            if seat_no is None:
+                raise RoomError("you have no seat in this room", code="not_seated")
+            for seat in repo.seats(s, room.id):
+                if seat.member_id == member.id:
+                    seat.left_at = self.clock()
+            state = self._state(s, room)
+            version = room.version
+            if state.match is not None and not state.match.over and state.forfeit is None:
+                state.forfeit = seat_no
+                version = self._commit(s, room, state, [{"kind": "forfeit", "seat": seat_no}])
+            elif state.match is None:
+                room.status = "closed"
+        self._publish(room.id, version)
+
+    def rematch(self, code: str, member: Member) -> str:
+        """After a match, either player opens a new room with the same rules; both see its code."""
+        with self._room_tx(code) as (s, room):
+            if self._seat_of(s, room, member) is None and not any(
+                x.member_id == member.id for x in repo.seats(s, room.id, current=False)
+            ):
+                raise RoomError("only a player of this room can ask for a rematch", code="not_seated")
+            state = self._state(s, room)
+            if state.rematch is not None:
+                return state.rematch
+            if state.match is None or not (state.match.over or state.forfeit is not None):
+                raise RoomError("the match is not over yet", code="match_not_over")
+            new_room = repo.create_room(s, member, room.rules)
+            state.rematch = new_room.code
+            version = self._commit(s, room, state, [{"kind": "rematch", "code": new_room.code}])
+            new_code = new_room.code
+        self._publish(room.id, version)
+        return new_code
+
+    def rooms_of(self, member: Member) -> list[dict[str, Any]]:
+        """The lobby: the member's rooms, newest first."""
+        with self.db.transaction() as s:
+            out = []
+            for room in repo.rooms_of(s, member.id):
+                names = self._names(s, room)
+                mine = next((x for x in repo.seats(s, room.id, current=False) if x.member_id == member.id), None)
+                out.append({
+                    "code": room.code, "status": room.status, "decks": room.rules.get("decks"),
+                    "players": names, "seated": mine is not None and mine.left_at is None,
+                    "updated_at": room.updated_at.isoformat(),
+                })
+            return out
+
+    # -- reading ----------------------------------------------------------------------------------------------
+
+    def _names(self, s: Session, room: Room) -> list[dict[str, Any]]:
+        out = []
+        for seat in repo.seats(s, room.id, current=False):
+            m = s.get(Member, seat.member_id)
+            out.append({"seat": seat.seat_no, "name": m.display_name if m else "?", "left": seat.left_at is not None})
+        return out
+
+    def _state_for(self, s: Session, room: Room, member: Member | None) -> dict[str, Any]:
+        state = self._state(s, room)
+        seat = self._seat_of(s, room, member)
+        match = state.match
+        now = self.clock()
+        deadline = room.deadline
+        if deadline is not None and deadline.tzinfo is None:
+            deadline = deadline.replace(tzinfo=dt.UTC)
+        out: dict[str, Any] = {
+            "code": room.code,
+            "version": room.version,
+            "status": room.status,
+            "decks": room.rules.get("decks"),
+            "players": self._names(s, room),
+            "you": seat,
+            "spectator": seat is None,
+            "server_time": now.isoformat(),
+            "deadline": deadline.isoformat() if deadline else None,
+            "seconds_left": max(0.0, (deadline - now).total_seconds()) if deadline else None,
+            "hand": None,
+            "match": None,
+        }
+        if match is not None:
+            hand = match.hand
+            out["hand"] = view(hand, seat) if hand is not None else None
+            if hand is not None and seat is not None and hand.to_act == seat and not hand.complete:
+                out["hand"]["legal"]["allin_to"] = hand.legal().allin_to
+            winner = match.winner if state.forfeit is None else 1 - state.forfeit
+            out["match"] = {
+                "stacks": list(match.stacks),
+                "hands_played": len(match.hands),
+                "over": match.over or state.forfeit is not None,
+                "winner": winner,
+                "forfeit": state.forfeit,
+                "rematch": state.rematch,
+            }
+            if hand is not None and not hand.complete and deadline is not None:
+                out["timeout_allowed"] = seat is not None and now >= deadline
+        return out
+
+    def state(self, code: str, member: Member | None) -> dict[str, Any]:
+        """The room as this member (or a spectator) may see it."""
+        with self.db.transaction() as s:
+            room = repo.room_by_code(s, code)
+            if room is None:
+                raise RoomError(f"no room with code {code!r}", code="room_not_found")
+            with self._lock(room.id):
+                return self._state_for(s, room, member)
+
+    def room_id(self, code: str) -> int:
+        with self.db.transaction() as s:
+            room = repo.room_by_code(s, code)
+            if room is None:
+                raise RoomError(f"no room with code {code!r}", code="room_not_found")
+            return room.id
+
+    def history(self, code: str, member: Member | None) -> list[dict[str, Any]]:
+        """Every hand of the room as this member may see it: own cards, board, actions, pots, shown hands."""
+        with self.db.transaction() as s:
+            room = repo.room_by_code(s, code)
+            if room is None:
+                raise RoomError(f"no room with code {code!r}", code="room_not_found")
+            with self._lock(room.id):
+                seat = self._seat_of(s, room, member)
+                if seat is None:
+                    past = [x for x in repo.seats(s, room.id, current=False) if member and x.member_id == member.id]
+                    seat = past[0].seat_no if past else None
+                match = self._state(s, room).match
+                if match is None:
+                    return []
+                return [
+                    {"hand_no": i + 1, "final": view(hand, seat), "events": events_for(hand, seat)}
+                    for i, hand in enumerate(match.hands)
+                ]
+
+    # -- changing -------------------------------------------------------------------------------------------
+
+    def _guard(self, s: Session, room: Room, member: Member, version: object, key: object) -> tuple[int, str | None]:
+        seat = self._seat_of(s, room, member)
+        if seat is None:
+            raise RoomError("only a seated player can act in this room", code="not_seated")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise RoomError("'version' must be the integer version the action was made against", code="bad_version")
+        if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 64):
+            raise RoomError("'key' must be a string of 1 to 64 characters", code="bad_key")
+        return seat, key
+
+    def act(self, code: str, member: Member, action: object, version: object, key: object = None) -> ActResult:
+        """Apply the member's action made against ``version``; stale or repeated requests change nothing."""
+        parsed = parse_room_action(action)
+        with self._room_tx(code) as (s, room):
+            seat, idem = self._guard(s, room, member, version, key)
+            if idem is not None and repo.used_action_key(s, room.id, member.id, idem) is not None:
+                return ActResult(False, self._state_for(s, room, member), "duplicate")
+            if version != room.version:
+                return ActResult(False, self._state_for(s, room, member), "stale_version")
+            state = self._state(s, room)
+            hand = self._live_hand(state)
+            if hand.to_act != seat:
+                raise RoomError("it is not your turn", code="not_your_turn")
+            since = hand.version
+            hand.act(parsed, seat=seat)  # raises, changing nothing, when illegal
+            state.dirty = True
+            hand_no = len(state.match.hands) if state.match else 0
+            new_version = self._commit(s, room, state, self._hand_payloads(hand, since, hand_no))
+            if idem is not None:
+                repo.record_action_key(s, room.id, member.id, idem, new_version)
+            out = self._state_for(s, room, member)
+        self._publish(room.id, new_version)
+        return ActResult(True, out)
+
+    @staticmethod
+    def _live_hand(state: _Cached) -> Hand:
+        match = state.match
+        if match is None or state.forfeit is not None or match.over:
+            raise RoomError("no match is being played in this room", code="no_hand")
+        hand = match.hand
+        if hand is None or hand.complete:
+            raise RoomError("the hand is over; the next one is about to be dealt", code="no_hand")
+        return hand
+
+    def timeout(self, code: str, member: Member, version: object) -> ActResult:
+        """A seated member presses "time-out" after the clock ran out: check if possible, else fold."""
+        with self._room_tx(code) as (s, room):
+            self._guard(s, room, member, version, None)
+            if version != room.version:
+                return ActResult(False, self._state_for(s, room, member), "stale_version")
+            state = self._state(s, room)
+            hand = self._live_hand(state)
+            deadline = room.deadline
+            if deadline is not None and deadline.tzinfo is None:
+                deadline = deadline.replace(tzinfo=dt.UTC)
+            if deadline is None or self.clock() < deadline:
+                raise RoomError("the action clock has not run out yet", code="clock_running")
+            new_version = self._apply_timeout(s, room, state, hand)
+            out = self._state_for(s, room, member)
+        self._publish(room.id, new_version)
+        return ActResult(True, out)
+
+    def _apply_timeout(self, s: Session, room: Room, state: _Cached, hand: Hand) -> int:
+        since = hand.version
+        hand.timeout()
+        state.dirty = True
+        assert state.match is not None
+        return self._commit(s, room, state, self._hand_payloads(hand, since, len(state.match.hands)))
+
+    def next_hand(self, code: str, member: Member | None, version: object) -> ActResult:
+        """Deal the next hand once the last one is over (a seated player, or the server's sweeper)."""
+        with self._room_tx(code) as (s, room):
+            if member is not None:
+                self._guard(s, room, member, version, None)
+            if version != room.version:
+                return ActResult(False, self._state_for(s, room, member), "stale_version")
+            state = self._state(s, room)
+            match = state.match
+            if match is None or match.over or state.forfeit is not None:
+                raise RoomError("the match is over", code="match_over")
+            if match.hand is not None and not match.hand.complete:
+                raise RoomError("the current hand is still being played", code="hand_in_progress")
+            hand = match.start_hand()
+            state.dirty = True
+            new_version = self._commit(s, room, state, self._hand_payloads(hand, 0, len(match.hands)))
+            out = self._state_for(s, room, member)
+        self._publish(room.id, new_version)
+        return ActResult(True, out)
+
+    def sweep(self) -> list[str]:
+        """The server's own clock: time out abandoned turns and deal the next hand after a showdown pause."""
+        now = self.clock()
+        with self.db.transaction() as s:
+            due = list(s.scalars(select(Room).where(Room.deadline.is_not(None), Room.status == "playing")))
+        changed = []
+        for room in due:
+            deadline = room.deadline
+            assert deadline is not None
+            if deadline.tzinfo is None:
+                deadline = deadline.replace(tzinfo=dt.UTC)
+            try:
+                with self._room_tx(room.code) as (s, live):
+                    if live.version != room.version:
+                        continue
+                    state = self._state(s, live)
+                    match = state.match
+                    if match is None or match.over or state.forfeit is not None:
+                        continue
+                    hand = match.hand
+                    if hand is not None and not hand.complete:
+                        if now < deadline + TIMEOUT_GRACE:
+                            continue
+                        version = self._apply_timeout(s, live, state, hand)
+                    else:
+                        if now < deadline:
+                            continue
+                        new = match.start_hand()
+                        state.dirty = True
+                        version = self._commit(s, live, state, self._hand_payloads(new, 0, len(match.hands)))
+                self._publish(room.id, version)
+                changed.append(room.code)
+            except (TaiwanPokerError, repo.StaleVersion):
+                continue
+        return changed

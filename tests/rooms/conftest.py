@@ -1,0 +1,5 @@
+"""Room tests use the shared database fixture."""
+
+from tests.db_fixtures import db
+
+__all__ = ["db"]

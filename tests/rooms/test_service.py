@@ -1,0 +1,276 @@
+"""The member-room service on SQLite and PostgreSQL: whole matches, hidden cards, versions, clock and restarts."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import threading
+from typing import Any
+
+import pytest
+
+from taiwan_poker.rooms.service import RoomError, RoomService
+from taiwan_poker.store import repo
+from taiwan_poker.store.db import Database
+from taiwan_poker.store.models import Member
+from tests.leaks import check_events, check_hand_view, check_room_state
+
+
+class Clock:
+    """A settable clock for the action-clock tests."""
+
+    def __init__(self) -> None:
+        self.now = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += dt.timedelta(seconds=seconds)
+
+
+def members(db: Database, *names: str) -> list[Member]:
+    with db.transaction() as s:
+        return [repo.create_local_member(s, n) for n in names]
+
+
+def seated_room(service: RoomService, db: Database, decks: int = 2) -> tuple[str, list[Member]]:
+    alice, bob = members(db, "Alice", "Bob")
+    code = service.create_room(alice, decks)
+    service.join(code, bob)
+    return code, [alice, bob]
+
+
+WEIGHTS = {"check": 8, "call": 8, "fold": 2, "bet": 3, "raise": 2, "allin": 0.3}
+
+
+def random_action(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random legal action, mostly passive so matches last several hands."""
+    kinds = legal["actions"]
+    kind = rng.choices(kinds, weights=[WEIGHTS[k] for k in kinds])[0]
+    if kind in ("bet", "raise"):
+        lo, hi = legal[f"min_{kind}_to"], legal[f"max_{kind}_to"]
+        return {"kind": kind, "to": rng.choice([lo, lo, lo, rng.randint(lo, hi), hi])}
+    return {"kind": kind}
+
+
+def truth(service: RoomService, code: str) -> Any:
+    room_id = service.room_id(code)
+    return service._cache[room_id].match
+
+
+def play_match(service: RoomService, code: str, players: list[Member], rng: random.Random, max_hands: int = 40) -> int:
+    """Random legal play to the end of the match (or max_hands); checks every payload for leaks. Returns hands."""
+    spectator = None
+    hands = 0
+    for _ in range(5000):
+        states = [service.state(code, m) for m in players]
+        match = truth(service, code)
+        hand = match.hand
+        for seat, st in enumerate(states):
+            check_room_state(st, seat, hand, f"seat {seat}")
+        check_room_state(service.state(code, spectator), None, hand, "spectator")
+        if not hand.complete:
+            assert sum(states[0]["match"]["stacks"]) + hand.pot == 4000, "chips are conserved mid-hand"
+        if states[0]["match"]["over"]:
+            break
+        if hand.complete:
+            hands += 1
+            assert sum(match.stacks) == 4000, "chips are conserved after every hand"
+            if hands >= max_hands:
+                break
+            service.next_hand(code, players[hands % 2], states[0]["version"])
+            continue
+        seat = hand.to_act
+        legal = states[seat]["hand"]["legal"]
+        result = service.act(code, players[seat], random_action(legal, rng), states[seat]["version"],
+                             f"k{rng.random()}")
+        assert result.applied
+    return hands
+
+
+def test_whole_matches_conserve_chips_and_no_payload_shows_a_hidden_card(db: Database) -> None:
+    seeds = iter(range(1000))
+    service = RoomService(db, rng_factory=lambda: random.Random(next(seeds)))
+    rng = random.Random(7)
+    total_hands = 0
+    for decks in (2, 3, 6):
+        code, players = seated_room(service, db, decks=decks)
+        total_hands += play_match(service, code, players, rng)
+        match = truth(service, code)
+        assert match.over and sum(match.stacks) == 4000
+        for seat, member in enumerate(players):
+            history = service.history(code, member)
+            assert len(history) == len(match.hands)
+            for entry, hand in zip(history, match.hands, strict=True):
+                check_hand_view(entry["final"], seat, hand, f"history seat {seat}")
+                check_events(entry["events"], seat, hand, f"history seat {seat}")
+    assert total_hands >= 5
+
+
+def test_the_match_survives_a_restart_exactly(db: Database) -> None:
+    first = RoomService(db)
+    code, players = seated_room(first, db)
+    rng = random.Random(3)
+    play_match(first, code, players, rng, max_hands=3)
+    st = first.state(code, players[0])
+    if not st["match"]["over"] and st["hand"]["complete"]:
+        first.next_hand(code, players[0], st["version"])
+    before = [first.state(code, m) for m in players]
+    restarted = RoomService(db)  # a fresh process: empty cache, everything from the log
+    after = [restarted.state(code, m) for m in players]
+    for b, a in zip(before, after, strict=True):
+        for volatile in ("server_time", "seconds_left"):
+            b.pop(volatile)
+            a.pop(volatile)
+        assert a == b
+    if not after[0]["match"]["over"]:
+        seat = after[0]["hand"]["to_act"]
+        legal = after[seat]["hand"]["legal"]
+        assert restarted.act(code, players[seat], random_action(legal, rng), after[seat]["version"]).applied
+
+
+def test_the_same_action_sent_twice_at_once_is_applied_once(db: Database) -> None:
+    service = RoomService(db)
+    code, players = seated_room(service, db)
+    st = service.state(code, players[0])
+    seat = st["hand"]["to_act"]
+    st = service.state(code, players[seat])
+    barrier = threading.Barrier(2)
+    results = []
+
+    def send() -> None:
+        barrier.wait()
+        results.append(service.act(code, players[seat], {"kind": "call"}, st["version"], "same-key"))
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(r.applied for r in results) == [False, True]
+    assert [r.reason for r in results if not r.applied] == ["duplicate"]
+    after = service.state(code, players[seat])
+    assert after["version"] > st["version"]
+    # a different key at the old version is stale: nothing changes
+    stale = service.act(code, players[seat], {"kind": "call"}, st["version"], "other-key")
+    assert not stale.applied and stale.reason == "stale_version"
+    assert service.state(code, players[seat])["version"] == after["version"]
+
+
+def test_two_stale_actions_change_nothing(db: Database) -> None:
+    service = RoomService(db)
+    code, players = seated_room(service, db)
+    st = service.state(code, players[0])
+    seat = st["hand"]["to_act"]
+    for wrong in (st["version"] - 1, st["version"] + 5):
+        res = service.act(code, players[seat], {"kind": "call"}, wrong, None)
+        assert not res.applied and res.reason == "stale_version"
+    assert service.state(code, players[seat])["version"] == st["version"]
+
+
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        ({"kind": "raise", "to": 30}, "illegal_action"),  # below the minimum raise to 40
+        ({"kind": "raise", "to": -40}, "bad_amount"),
+        ({"kind": "raise", "to": 10**12}, "bad_amount"),
+        ({"kind": "raise", "to": 40.5}, "bad_amount"),
+        ({"kind": "raise", "to": "40"}, "bad_amount"),
+        ({"kind": "raise"}, "bad_amount"),
+        ({"kind": "call", "to": 20}, "bad_amount"),
+        ({"kind": "dance"}, "bad_action"),
+        ("call", "bad_action"),
+        ({"kind": "check"}, "illegal_action"),  # preflop the small blind faces the big blind
+    ],
+)
+def test_bad_actions_are_refused_and_change_nothing(db: Database, action: Any, code: str) -> None:
+    service = RoomService(db)
+    room, players = seated_room(service, db)
+    st = service.state(room, players[0])
+    seat = st["hand"]["to_act"]
+    with pytest.raises(Exception) as info:
+        service.act(room, players[seat], action, st["version"], "k")
+    assert getattr(info.value, "code", None) == code
+    after = service.state(room, players[seat])
+    assert after["version"] == st["version"]
+    assert after["hand"] == st["hand"]
+    assert sum(after["match"]["stacks"]) + after["hand"]["pot"] == 4000
+
+
+def test_wrong_turn_unknown_room_outsider_and_bad_version_are_clear_errors(db: Database) -> None:
+    service = RoomService(db)
+    room, players = seated_room(service, db)
+    (outsider,) = members(db, "Carol")
+    st = service.state(room, players[0])
+    seat = st["hand"]["to_act"]
+    cases = [
+        (lambda: service.act(room, players[1 - seat], {"kind": "call"}, st["version"]), "not_your_turn"),
+        (lambda: service.act("NOPE42", players[seat], {"kind": "call"}, st["version"]), "room_not_found"),
+        (lambda: service.act(room, outsider, {"kind": "call"}, st["version"]), "not_seated"),
+        (lambda: service.act(room, players[seat], {"kind": "call"}, "7"), "bad_version"),
+        (lambda: service.act(room, players[seat], {"kind": "call"}, st["version"], "x" * 65), "bad_key"),
+        (lambda: service.join(room, outsider), "room_full"),
+        (lambda: service.create_room(outsider, 7), "bad_decks"),
+    ]
+    for call, expected in cases:
+        with pytest.raises(RoomError) as info:
+            call()
+        assert info.value.code == expected
+    assert service.state(room, players[0])["version"] == st["version"]
+
+
+def test_a_spectator_sees_public_information_only(db: Database) -> None:
+    service = RoomService(db)
+    room, _players = seated_room(service, db)
+    (outsider,) = members(db, "Carol")
+    st = service.state(room, outsider)
+    assert st["spectator"] and st["you"] is None
+    assert "you" not in st["hand"] and "legal" not in st["hand"]
+    check_room_state(st, None, truth(service, room).hand, "spectator")
+
+
+def test_action_clock_time_out_button_and_server_sweep(db: Database) -> None:
+    clock = Clock()
+    service = RoomService(db, clock=clock)
+    room, players = seated_room(service, db)
+    st = service.state(room, players[0])
+    assert st["seconds_left"] == pytest.approx(45)
+    with pytest.raises(RoomError) as info:
+        service.timeout(room, players[0], st["version"])
+    assert info.value.code == "clock_running"
+    clock.advance(46)
+    seat = st["hand"]["to_act"]
+    # the small blind faces the big blind: time-out folds (it cannot check)
+    res = service.timeout(room, players[1 - seat], st["version"])
+    assert res.applied and res.state["hand"]["complete"]
+    assert res.state["hand"]["seats"][seat]["folded"]
+    # the server deals the next hand by itself after the showdown pause
+    assert service.sweep() == []
+    clock.advance(7)
+    assert service.sweep() == [room]
+    st = service.state(room, players[0])
+    assert not st["hand"]["complete"] and st["hand"]["hand_no"] == 2
+    # and times out an abandoned turn by itself after the clock and a short grace
+    clock.advance(46)
+    assert service.sweep() == []
+    clock.advance(3)
+    assert service.sweep() == [room]
+    assert service.state(room, players[0])["version"] > st["version"]
+
+
+def test_leaving_forfeits_and_either_player_can_open_a_rematch(db: Database) -> None:
+    service = RoomService(db)
+    room, players = seated_room(service, db)
+    with pytest.raises(RoomError):
+        service.rematch(room, players[0])
+    service.leave(room, players[0])
+    st = service.state(room, players[1])
+    assert st["match"]["over"] and st["match"]["winner"] == 1 and st["status"] == "finished"
+    new_code = service.rematch(room, players[1])
+    assert service.rematch(room, players[0]) == new_code
+    assert service.state(room, players[0])["match"]["rematch"] == new_code
+    service.join(new_code, players[0])
+    assert service.state(new_code, players[1])["status"] == "playing"
+    lobby = service.rooms_of(players[1])
+    assert [r["code"] for r in lobby][:2] == [new_code, room]
