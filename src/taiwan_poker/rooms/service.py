@@ -71,11 +71,11 @@ class _Cached:
     dirty: bool = False
 
 
-def room_rules(decks: int) -> RuleSet:
+def room_rules(decks: object, action_clock: int = 45) -> RuleSet:
     """The v0.1 member table: heads-up no-limit, 2,000 chips, blinds 10/20, ``decks`` decks (2–6)."""
     if isinstance(decks, bool) or not isinstance(decks, int) or not MIN_DECKS <= decks <= MAX_DECKS:
         raise RoomError(f"a room uses 2 to 6 decks, not {decks!r}", code="bad_decks")
-    return RuleSet(decks=decks, seats=2)
+    return RuleSet(decks=decks, seats=2, action_clock=action_clock)
 
 
 def parse_room_action(obj: object) -> Action:
@@ -106,8 +106,10 @@ class RoomService:
         *,
         clock: Callable[[], dt.datetime] = utcnow,
         rng_factory: Callable[[], RandomSource] = live_rng,
+        action_clock: int = 45,
     ) -> None:
         self.db = db
+        self.action_clock = action_clock
         self.hub = hub or RoomHub()
         self.clock = clock
         self.rng_factory = rng_factory
@@ -216,9 +218,9 @@ class RoomService:
 
     # -- rooms and seats -------------------------------------------------------------------------------------
 
-    def create_room(self, member: Member, decks: int = 2) -> str:
+    def create_room(self, member: Member, decks: object = 2) -> str:
         """A new room with the member in seat 0; returns its code."""
-        rules = room_rules(decks)
+        rules = room_rules(decks, self.action_clock)
         with self.db.transaction() as s:
             room = repo.create_room(s, member, rules.to_json())
             return room.code

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import threading
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -18,12 +21,17 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
+from ..auth.google import GoogleTokenVerifier
 from ..errors import TaiwanPokerError
 from ..evaluate import CATEGORIES
+from ..rooms.hub import RoomHub
+from ..rooms.service import RoomService
+from ..store.db import Database
 from ..trainer import scenarios as sc
 from ..trainer.lab import LabHand
-from . import odds_page, views
+from . import members_api, members_ws, odds_page, views
 from .api import router as api_router
+from .config import Settings
 from .i18n import LANG_COOKIE, LANGS, card_aria, catalogue, error_message, normalise, t
 from .jobs import JobRunner
 from .sessions import SessionStore
@@ -66,15 +74,56 @@ def _warm_up() -> None:
     odds_page.warm_up()
 
 
-def create_app(data_dir: Path | None = None, *, warm: bool = True) -> FastAPI:
-    """Build the app. ``data_dir`` is where later storage (SQLite) will live; ``warm`` precomputes the tables."""
+SWEEP_SECONDS = 1.0
+
+
+async def _sweeper(rooms: RoomService) -> None:
+    """The server's own action clock: time out abandoned turns, deal the next hand after a showdown pause."""
+    while True:
+        await asyncio.sleep(SWEEP_SECONDS)
+        try:
+            await asyncio.to_thread(rooms.sweep)
+        except Exception:  # keep sweeping whatever one room did
+            log.exception("sweep failed")
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    app.state.rooms.hub.bind(asyncio.get_running_loop())
+    sweeper = asyncio.create_task(_sweeper(app.state.rooms))
+    try:
+        yield
+    finally:
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
+        app.state.db.dispose()
+
+
+def create_app(
+    data_dir: Path | None = None, *, warm: bool = True, host: str = "127.0.0.1", settings: Settings | None = None
+) -> FastAPI:
+    """Build the app: pages, JSON API, member rooms (database migrated on start-up).
+
+    ``data_dir`` holds the SQLite database unless ``DATABASE_URL`` is set; ``host`` decides whether local
+    sign-in is allowed; ``warm`` precomputes the odds tables in the background.
+    """
+    settings = settings or Settings.from_env(data_dir, host)
     app = FastAPI(
+        lifespan=_lifespan,
         title="台灣撲克 Taiwan Poker",
         version=__version__,
         description="多副牌德州撲克：規則、機率、實驗桌與練習室。僅供練習，無現金下注或兌現。 "
                     "Multi-deck Hold'em: rules, odds, lab table and practice room. Play money only.",
     )
     app.state.data_dir = data_dir
+    app.state.settings = settings
+    app.state.db = Database(settings.database_url)
+    app.state.db.migrate()
+    app.state.rooms = RoomService(app.state.db, RoomHub(), action_clock=settings.action_clock_seconds)
+    app.state.google_verifier = (
+        GoogleTokenVerifier(settings.google_client_id) if settings.google_client_id else None
+    )
     app.state.labs = SessionStore[LabHand](capacity=5000)
     app.state.scores = SessionStore[Score](capacity=20000)
     app.state.jobs = JobRunner(workers=1)
@@ -90,7 +139,8 @@ def create_app(data_dir: Path | None = None, *, warm: bool = True) -> FastAPI:
 
     @app.exception_handler(TaiwanPokerError)
     async def core_error(request: Request, exc: TaiwanPokerError) -> JSONResponse:
-        status = {"no_lab_hand": 404, "no_job": 404, "hand_over": 409, "internal_error": 500}.get(exc.code, 400)
+        status = {"no_lab_hand": 404, "no_job": 404, "hand_over": 409, "internal_error": 500,
+                  **members_api.ERROR_STATUS}.get(exc.code, 400)
         return _error(status, exc.code, error_message(lang_of(request), exc))
 
     @app.exception_handler(RequestValidationError)
@@ -123,6 +173,8 @@ def create_app(data_dir: Path | None = None, *, warm: bool = True) -> FastAPI:
             "four_colour": request.cookies.get(FOUR_COLOUR_COOKIE) == "1",
             "js_messages": js_messages[lang], "path": request.url.path, **ctx,
         }, status_code=status_code)
+
+    app.state.render = render
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def home_page(request: Request) -> HTMLResponse:
@@ -173,4 +225,6 @@ def create_app(data_dir: Path | None = None, *, warm: bool = True) -> FastAPI:
         return RedirectResponse("/static/img/favicon.svg", status_code=308)
 
     app.include_router(api_router)
+    app.include_router(members_api.router)
+    app.include_router(members_ws.router)
     return app

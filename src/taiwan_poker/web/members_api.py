@@ -1,0 +1,264 @@
+"""Members and rooms over HTTP: sign-in (Google, local), sessions, CSRF, and the room API.
+
+Thin: every handler checks who is asking and calls :class:`RoomService`;
+what goes back to a browser is only ever that member's view of the room.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import unicodedata
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, Form, Request, Response
+from fastapi.responses import RedirectResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+from ..auth.google import GoogleTokenVerifier, TokenRejected, check_csrf
+from ..errors import TaiwanPokerError
+from ..rooms.service import ActResult, RoomService
+from ..store import repo
+from ..store.db import Database
+from ..store.models import Member
+from .config import Settings
+
+SESSION_COOKIE = "tp_session"
+CSRF_COOKIE = "tp_csrf"
+CSRF_HEADER = "x-csrf-token"
+SESSION_MAX_AGE = int(repo.SESSION_TTL.total_seconds())
+
+router = APIRouter()
+
+
+class AuthError(TaiwanPokerError):
+    """Sign-in required, local sign-in off, or a missing CSRF token."""
+
+    code = "signin_required"
+
+
+# --- who is asking ------------------------------------------------------------------------------------------------
+
+
+def services(request: Request) -> tuple[Settings, Database, RoomService]:
+    state = request.app.state
+    return state.settings, state.db, state.rooms
+
+
+def member_from_token(db: Database, token: str | None) -> Member | None:
+    if not token:
+        return None
+    with db.transaction() as s:
+        return repo.member_for_session(s, token)
+
+
+def optional_member(request: Request) -> Member | None:
+    return member_from_token(request.app.state.db, request.cookies.get(SESSION_COOKIE))
+
+
+def require_member(request: Request) -> Member:
+    member = optional_member(request)
+    if member is None:
+        raise AuthError("sign in first", code="signin_required")
+    return member
+
+
+def require_csrf(request: Request) -> None:
+    """State-changing requests carry the ``tp_csrf`` cookie's value in the ``X-CSRF-Token`` header."""
+    cookie = request.cookies.get(CSRF_COOKIE)
+    header = request.headers.get(CSRF_HEADER)
+    if not cookie or not header or not hmac.compare_digest(cookie, header):
+        raise AuthError("missing or wrong X-CSRF-Token header", code="csrf_required")
+
+
+MemberDep = Annotated[Member, Depends(require_member)]
+OptionalMember = Annotated[Member | None, Depends(optional_member)]
+Csrf = Depends(require_csrf)
+
+
+def member_json(member: Member | None) -> dict[str, Any] | None:
+    if member is None:
+        return None
+    return {"id": member.id, "name": member.display_name, "picture": member.picture}
+
+
+def _start_session(request: Request, response: Response, member: Member) -> None:
+    """A new session (rotated: the old one, if any, ends) and a fresh CSRF token."""
+    settings, db, _ = services(request)
+    with db.transaction() as s:
+        token = repo.start_session(s, member.id, replaces=request.cookies.get(SESSION_COOKIE))
+    secure = settings.secure_cookies
+    response.set_cookie(SESSION_COOKIE, token, max_age=SESSION_MAX_AGE, httponly=True, secure=secure,
+                        samesite="lax", path="/")
+    response.set_cookie(CSRF_COOKIE, secrets.token_urlsafe(24), max_age=SESSION_MAX_AGE, httponly=False,
+                        secure=secure, samesite="lax", path="/")
+
+
+# --- sign-in ------------------------------------------------------------------------------------------------------
+
+
+class LocalSignIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: StrictStr = Field(description="display name, 1–40 characters", examples=["小明"])
+
+
+def clean_name(raw: str) -> str:
+    name = " ".join(raw.split())
+    if not 1 <= len(name) <= 40 or any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise AuthError("a name has 1 to 40 visible characters", code="bad_name")
+    return name
+
+
+@router.get("/api/me", tags=["members"])
+def me(request: Request, member: OptionalMember) -> dict[str, Any]:
+    """Who is signed in, and which sign-in methods this server offers."""
+    settings = request.app.state.settings
+    return {"member": member_json(member), "local_signin": settings.local_mode,
+            "google_client_id": settings.google_client_id,
+            "csrf": request.cookies.get(CSRF_COOKIE) if member else None}
+
+
+@router.post("/api/auth/local", tags=["members"])
+def local_sign_in(request: Request, body: LocalSignIn, response: Response) -> dict[str, Any]:
+    """Local sign-in with a display name: only without a Google client ID and on localhost (clearly a test mode)."""
+    settings, db, _ = services(request)
+    if not settings.local_mode:
+        raise AuthError("local sign-in is off on this server", code="local_signin_disabled")
+    name = clean_name(body.name)
+    with db.transaction() as s:
+        member = repo.create_local_member(s, name)
+    _start_session(request, response, member)
+    return {"member": member_json(member)}
+
+
+@router.post("/auth/google", include_in_schema=False)
+def google_sign_in(
+    request: Request, credential: Annotated[str, Form()] = "", g_csrf_token: Annotated[str, Form()] = "",
+    next: str = "/lobby",
+) -> RedirectResponse:
+    """Google Identity Services posts the ID token here; the server verifies it and starts a session."""
+    settings, db, _ = services(request)
+    target = next if next.startswith("/") and not next.startswith("//") else "/lobby"
+    try:
+        if not settings.google_client_id:
+            raise TokenRejected("Google sign-in is not configured on this server", code="local_signin_disabled")
+        check_csrf(request.cookies.get("g_csrf_token"), g_csrf_token)
+        verifier: GoogleTokenVerifier = request.app.state.google_verifier
+        identity = verifier.verify(credential)
+    except TaiwanPokerError as exc:
+        return RedirectResponse(f"/signin?error={quote(exc.code)}", status_code=303)
+    with db.transaction() as s:
+        member = repo.upsert_google_member(s, identity.sub, identity.name, identity.email, identity.picture)
+    response = RedirectResponse(target, status_code=303)
+    _start_session(request, response, member)
+    return response
+
+
+@router.post("/api/auth/logout", tags=["members"], dependencies=[Csrf])
+def sign_out(request: Request, response: Response) -> dict[str, bool]:
+    """End the session."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        with request.app.state.db.transaction() as s:
+            repo.end_session(s, token)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    response.delete_cookie(CSRF_COOKIE, path="/")
+    return {"ok": True}
+
+
+# --- rooms --------------------------------------------------------------------------------------------------------
+
+
+class NewRoom(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    decks: StrictInt = Field(2, description="decks in the shoe, 2–6")
+
+
+class ActionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: StrictInt = Field(description="the room version the action was made against")
+    key: StrictStr | None = Field(None, description="idempotency key (e.g. a UUID); a repeat changes nothing")
+    action: dict[str, Any] = Field(description='{"kind": "fold|check|call|bet|raise|allin", "to": street total}',
+                                   examples=[{"kind": "raise", "to": 120}])
+
+
+class VersionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: StrictInt
+
+
+def room_url(request: Request, code: str) -> str:
+    return str(request.base_url).rstrip("/") + f"/rooms/{code}"
+
+
+def act_json(result: ActResult) -> dict[str, Any]:
+    return {"applied": result.applied, "reason": result.reason, "state": result.state}
+
+
+@router.get("/api/rooms", tags=["rooms"])
+def lobby(request: Request, member: MemberDep) -> dict[str, Any]:
+    """The member's rooms, newest first."""
+    return {"rooms": services(request)[2].rooms_of(member)}
+
+
+@router.post("/api/rooms", tags=["rooms"], dependencies=[Csrf])
+def create_room(request: Request, member: MemberDep, body: NewRoom | None = None) -> dict[str, str]:
+    """Open a heads-up room (2,000 chips, blinds 10/20) and take seat 0."""
+    code = services(request)[2].create_room(member, (body or NewRoom()).decks)
+    return {"code": code, "url": room_url(request, code)}
+
+
+@router.get("/api/rooms/{code}", tags=["rooms"])
+def room_state(request: Request, code: str, member: OptionalMember) -> dict[str, Any]:
+    """The room as the caller may see it (a spectator: public information only)."""
+    return services(request)[2].state(code, member)
+
+
+@router.post("/api/rooms/{code}/join", tags=["rooms"], dependencies=[Csrf])
+def join_room(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
+    return services(request)[2].join(code, member)
+
+
+@router.post("/api/rooms/{code}/leave", tags=["rooms"], dependencies=[Csrf])
+def leave_room(request: Request, code: str, member: MemberDep) -> dict[str, bool]:
+    """Leave the seat for good (a match in progress is forfeited)."""
+    services(request)[2].leave(code, member)
+    return {"ok": True}
+
+
+@router.post("/api/rooms/{code}/rematch", tags=["rooms"], dependencies=[Csrf])
+def rematch(request: Request, code: str, member: MemberDep) -> dict[str, str]:
+    new = services(request)[2].rematch(code, member)
+    return {"code": new, "url": room_url(request, new)}
+
+
+@router.post("/api/rooms/{code}/actions", tags=["rooms"], dependencies=[Csrf])
+def act(request: Request, code: str, body: ActionIn, member: MemberDep) -> dict[str, Any]:
+    """Act against a version; a stale or repeated request changes nothing and returns the current state."""
+    return act_json(services(request)[2].act(code, member, body.action, body.version, body.key))
+
+
+@router.post("/api/rooms/{code}/timeout", tags=["rooms"], dependencies=[Csrf])
+def timeout(request: Request, code: str, body: VersionIn, member: MemberDep) -> dict[str, Any]:
+    """After the action clock runs out, a seated member applies the time-out: check if possible, else fold."""
+    return act_json(services(request)[2].timeout(code, member, body.version))
+
+
+@router.post("/api/rooms/{code}/next", tags=["rooms"], dependencies=[Csrf])
+def next_hand(request: Request, code: str, body: VersionIn, member: MemberDep) -> dict[str, Any]:
+    """Deal the next hand once the last one is over."""
+    return act_json(services(request)[2].next_hand(code, member, body.version))
+
+
+@router.get("/api/rooms/{code}/history", tags=["rooms"])
+def history(request: Request, code: str, member: OptionalMember) -> dict[str, Any]:
+    """Every hand of the room as the caller may see it."""
+    return {"hands": services(request)[2].history(code, member)}
+
+
+ERROR_STATUS = {
+    "signin_required": 401, "csrf_required": 403, "bad_csrf": 403, "local_signin_disabled": 403,
+    "not_seated": 403, "room_not_found": 404, "room_full": 409, "not_your_turn": 409, "clock_running": 409,
+    "no_hand": 409, "match_over": 409, "hand_in_progress": 409, "match_not_over": 409, "stale_version": 409,
+}
