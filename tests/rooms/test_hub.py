@@ -40,7 +40,6 @@ def test_a_slow_watcher_skips_to_the_newest_version() -> None:
 def test_publish_from_a_worker_thread_is_delivered_on_the_loop() -> None:
     async def scenario() -> int:
         hub = RoomHub()
-        hub.bind(asyncio.get_running_loop())
         async with hub.subscribe(9) as sub:
             threading.Thread(target=hub.publish, args=(9, 42)).start()
             return await asyncio.wait_for(sub.next_version(), 1)

@@ -3,12 +3,14 @@
 A change is announced by the room's new version only; each subscriber then
 asks for *its own* view (lichess-style), so a push can never carry another
 seat's cards.  Queues keep only the newest version: a slow client skips
-straight to the current state instead of replaying stale ones.
+straight to the current state instead of replaying stale ones.  ``publish``
+may be called from any thread; each subscriber is woken on its own event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,8 +19,9 @@ from contextlib import asynccontextmanager
 class Subscription:
     """One watcher of one room: ``await next_version()`` returns the newest version announced."""
 
-    def __init__(self, room_id: int) -> None:
+    def __init__(self, room_id: int, loop: asyncio.AbstractEventLoop) -> None:
         self.room_id = room_id
+        self.loop = loop
         self._queue: asyncio.Queue[int] = asyncio.Queue(maxsize=1)
 
     def _offer(self, version: int) -> None:
@@ -26,51 +29,48 @@ class Subscription:
             self._queue.get_nowait()
         self._queue.put_nowait(version)
 
+    def offer(self, version: int) -> None:
+        """Deliver a version from any thread."""
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is self.loop:
+            self._offer(version)
+        elif not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self._offer, version)
+
     async def next_version(self) -> int:
         return await self._queue.get()
 
 
 class RoomHub:
-    """Subscribers per room; ``publish`` may be called from the event loop or from a worker thread."""
+    """Subscribers per room."""
 
     def __init__(self) -> None:
         self._subs: dict[int, set[Subscription]] = defaultdict(set)
-        self._loop: asyncio.AbstractEventLoop | None = None
-
-    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Remember the event loop so worker threads can publish into it."""
-        self._loop = loop
+        self._guard = threading.Lock()
 
     @asynccontextmanager
     async def subscribe(self, room_id: int) -> AsyncIterator[Subscription]:
-        if self._loop is None:
-            self._loop = asyncio.get_running_loop()
-        sub = Subscription(room_id)
-        self._subs[room_id].add(sub)
+        sub = Subscription(room_id, asyncio.get_running_loop())
+        with self._guard:
+            self._subs[room_id].add(sub)
         try:
             yield sub
         finally:
-            self._subs[room_id].discard(sub)
-            if not self._subs[room_id]:
-                del self._subs[room_id]
+            with self._guard:
+                self._subs[room_id].discard(sub)
+                if not self._subs[room_id]:
+                    del self._subs[room_id]
 
     def watchers(self, room_id: int) -> int:
-        return len(self._subs.get(room_id, ()))
-
-    def _deliver(self, room_id: int, version: int) -> None:
-        for sub in list(self._subs.get(room_id, ())):
-            sub._offer(version)
+        with self._guard:
+            return len(self._subs.get(room_id, ()))
 
     def publish(self, room_id: int, version: int) -> None:
         """Announce a room's new version to everyone watching it."""
-        loop = self._loop
-        if loop is None:
-            return
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            self._deliver(room_id, version)
-        else:
-            loop.call_soon_threadsafe(self._deliver, room_id, version)
+        with self._guard:
+            subs = list(self._subs.get(room_id, ()))
+        for sub in subs:
+            sub.offer(version)

@@ -89,7 +89,6 @@ async def _sweeper(rooms: RoomService) -> None:
 
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    app.state.rooms.hub.bind(asyncio.get_running_loop())
     sweeper = asyncio.create_task(_sweeper(app.state.rooms))
     try:
         yield
