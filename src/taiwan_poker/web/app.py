@@ -29,7 +29,7 @@ from ..rooms.service import RoomService
 from ..store.db import Database
 from ..trainer import scenarios as sc
 from ..trainer.lab import LabHand
-from . import members_api, members_ws, odds_page, views
+from . import member_pages, members_api, members_ws, odds_page, views
 from .api import router as api_router
 from .config import Settings
 from .i18n import LANG_COOKIE, LANGS, card_aria, catalogue, error_message, normalise, t
@@ -226,4 +226,5 @@ def create_app(
     app.include_router(api_router)
     app.include_router(members_api.router)
     app.include_router(members_ws.router)
+    app.include_router(member_pages.router)
     return app

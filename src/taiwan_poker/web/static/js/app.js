@@ -23,3 +23,17 @@ if (toggle && nav) {
     toggle.setAttribute("aria-expanded", open ? "true" : "false");
   });
 }
+
+// The member link: the signed-in name when there is a session (its CSRF cookie says so), else "sign in".
+const memberLink = document.getElementById("nav-member");
+if (memberLink && document.cookie.split("; ").some((c) => c.startsWith("tp_csrf="))) {
+  fetch("/api/me", { headers: { "Accept": "application/json" }, credentials: "same-origin" })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((me) => {
+      if (!me || !me.member) return;
+      memberLink.textContent = me.member.name;
+      memberLink.classList.add("signed-in");
+      memberLink.setAttribute("aria-label", `${memberLink.dataset.signedIn || ""}${me.member.name}`);
+    })
+    .catch(() => {});
+}

@@ -1,5 +1,7 @@
 // Shared helpers: messages, the JSON API, and drawing cards. No dependencies.
-const MESSAGES = JSON.parse(document.getElementById("i18n-data")?.textContent || "{}");
+// The shared messages, plus a page's own block (#i18n-page) when it has one.
+const MESSAGES = Object.assign({}, ...["i18n-data", "i18n-page"].map(
+  (id) => JSON.parse(document.getElementById(id)?.textContent || "{}")));
 export const LANG = document.documentElement.lang || "zh-TW";
 
 export function t(key, params = {}) {

@@ -1,0 +1,68 @@
+"""The member-room pages (會員桌): sign-in, lobby, the room table and its hand history.
+
+The pages are server-rendered shells in the reader's language; what belongs to
+the signed-in member (rooms, the table as that seat may see it, history) is
+fetched by the page's script from the members' JSON API and WebSocket, so a
+page never holds more than the member's own view.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from .rendering import render
+
+router = APIRouter(include_in_schema=False)
+MEMBER_JS = ("member.", "room.", "lobby.", "signin.", "history.", "action.")
+GSI_CLIENT = "https://accounts.google.com/gsi/client"
+_CODE = re.compile(r"^[A-Za-z0-9]{1,16}$")
+
+
+def safe_next(target: str | None, default: str = "/lobby") -> str:
+    """A same-site path to go to after signing in (never another host, never ``//evil``)."""
+    if not target:
+        return default
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not parts.path.startswith("/") or parts.path.startswith("//"):
+        return default
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def sign_in_options(request: Request) -> dict[str, Any]:
+    """Local sign-in or Google, from the server's settings (local when no Google client ID is configured)."""
+    settings = getattr(request.app.state, "settings", None)
+    client_id = getattr(settings, "google_client_id", None) or None
+    local = bool(getattr(settings, "local_mode", client_id is None))
+    return {"local_signin": local, "google_client_id": client_id}
+
+
+def _page(request: Request, template: str, page: str, **ctx: Any) -> HTMLResponse:
+    return render(request, template, page, extra_js_prefixes=MEMBER_JS, **ctx)
+
+
+@router.get("/signin", response_class=HTMLResponse)
+def signin_page(request: Request, next: str | None = None) -> HTMLResponse:
+    opts = sign_in_options(request)
+    return _page(request, "signin.html", "signin", next_path=safe_next(next), gsi_client=GSI_CLIENT, **opts)
+
+
+@router.get("/lobby", response_class=HTMLResponse)
+def lobby_page(request: Request) -> HTMLResponse:
+    return _page(request, "lobby.html", "lobby", decks_choices=range(2, 7))
+
+
+@router.get("/rooms/{code}", response_class=HTMLResponse)
+def room_page(request: Request, code: str) -> HTMLResponse:
+    code = code.upper() if _CODE.match(code) else ""
+    return _page(request, "room.html", "room", code=code)
+
+
+@router.get("/rooms/{code}/history", response_class=HTMLResponse)
+def history_page(request: Request, code: str) -> HTMLResponse:
+    code = code.upper() if _CODE.match(code) else ""
+    return _page(request, "history.html", "history", code=code)

@@ -1,0 +1,91 @@
+// Member pages' shared helpers: the CSRF-protected JSON API, who is signed in, and cards given as faces ("As").
+import { el, t } from "./core.js";
+
+const RANKS = "23456789TJQKA", SUITS = "shdc", SYM = { s: "♠", h: "♥", d: "♦", c: "♣" };
+let csrfFromMe = null;
+
+export function cookie(name) {
+  const hit = document.cookie.split("; ").find((c) => c.startsWith(`${name}=`));
+  return hit ? decodeURIComponent(hit.slice(name.length + 1)) : null;
+}
+
+export class MemberError extends Error {
+  constructor(code, message, status, state = null) { super(message); this.code = code; this.status = status; this.state = state; }
+}
+
+// fetch with JSON in and out; state-changing requests carry the tp_csrf cookie's value as X-CSRF-Token.
+export async function memberApi(path, { method = "GET", body } = {}) {
+  const headers = { "Accept": "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (method !== "GET") {
+    const token = cookie("tp_csrf") || csrfFromMe;
+    if (token) headers["X-CSRF-Token"] = token;
+  }
+  let res;
+  try {
+    res = await fetch(path, { method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new MemberError("network", t("js.error_network"), 0);
+  }
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const err = data.error || {};
+    throw new MemberError(err.code || "error", err.message || t("js.error_network"), res.status, data.state || null);
+  }
+  return data;
+}
+
+// The signed-in member (or null), and what sign-in the server offers.
+export async function whoAmI() {
+  const me = await memberApi("/api/me");
+  if (me.csrf) csrfFromMe = me.csrf;
+  return me;
+}
+
+export function newKey() {
+  if (globalThis.crypto?.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+export const chips = (n) => Number(n).toLocaleString("en-US");
+
+// A card from its face ("As", "Td"): rank and suit only, since the room's views do not say which deck.
+export function faceCard(face, { hl = false, size = "" } = {}) {
+  const r = face[0], s = face[1];
+  const rank = r === "T" ? "10" : r;
+  const label = t("member.card", { rank: t(`rank.${RANKS.indexOf(r)}`), suit: t(`suit.${SUITS.indexOf(s)}`) });
+  return el("span", { class: `card s-${s}${hl ? " hl" : ""}${size ? " " + size : ""}`, role: "img", "data-face": face, "aria-label": label },
+    el("span", { class: "c-rank", text: rank }), el("span", { class: "c-suit", "aria-hidden": "true", text: SYM[s] }));
+}
+
+export function cardBack(size = "") {
+  return el("span", { class: `card back${size ? " " + size : ""}`, role: "img", "aria-label": t("member.card_hidden") });
+}
+
+// Which of ``faces`` belong to the best five (each face of ``best`` used once, in order).
+export function bestMarks(faces, counts) {
+  return faces.map((f) => {
+    if (counts && counts.get(f) > 0) { counts.set(f, counts.get(f) - 1); return true; }
+    return false;
+  });
+}
+
+export function countFaces(faces) {
+  const m = new Map();
+  for (const f of faces || []) m.set(f, (m.get(f) || 0) + 1);
+  return m;
+}
+
+export function drawFaces(target, faces, { best = null, size = "" } = {}) {
+  const marks = bestMarks(faces, best);
+  target.replaceChildren(...faces.map((f, i) => faceCard(f, { hl: marks[i], size })));
+  target.classList.toggle("has-best", Boolean(best));
+}
+
+export function showMessage(node, err) {
+  if (!node) return;
+  if (!err) { node.hidden = true; node.textContent = ""; return; }
+  node.textContent = err.message || String(err);
+  node.hidden = false;
+}
