@@ -59,7 +59,7 @@ function connect() {
   let sock;
   try {
     sock = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/rooms/${encodeURIComponent(CODE)}`);
-  } catch (e) { scheduleReconnect(); return; }
+  } catch (e) { setConn("polling"); startPolling(); scheduleReconnect(); return; }
   ws = sock;
   sock.addEventListener("open", () => {
     if (ws !== sock) return;
@@ -187,7 +187,7 @@ function drawSeat(pos, seat) {
     $(`${pos}-cat`).textContent = t(`category.${shown.category}`);
     $(`${pos}-cat`).dataset.category = shown.category;
     drawFaces($(`${pos}-five`), shown.best, { size: "sm" });
-  }
+  } else $(`${pos}-five`).replaceChildren();
   if (pos === "bottom") {
     const burns = hand && seat === me && hand.you ? hand.you.burns.filter(Boolean) : [];
     $("my-burn-box").hidden = burns.length === 0;
@@ -218,7 +218,9 @@ function handMessage() {
       parts.push(t("room.split", { amount: chips(pot.amount), shares: pot.winners.map((w, i) => `${nameOf(w) ?? "?"} ${chips(pot.shares[i])}`).join("、") }));
     }
   }
-  for (const r of hand.returned) parts.push(t("room.returned", { name: nameOf(r.seat) ?? "?", amount: chips(r.amount) }));
+  for (const r of hand.returned) {
+    parts.push(t("room.returned", { name: r.seat === s.you ? t("room.you") : nameOf(r.seat) ?? "?", amount: chips(r.amount) }));
+  }
   return parts.join(" ");
 }
 
@@ -285,8 +287,10 @@ function clampAmount(v, lo, hi) {
 function drawActions() {
   const s = state, hand = s.hand, legal = hand && !hand.complete ? hand.legal : null;
   const bar = $("actions");
+  const appearing = bar.hidden && Boolean(legal);
   bar.hidden = !legal;
   if (!legal) return;
+  if (appearing && bar.getBoundingClientRect().bottom > window.innerHeight) bar.scrollIntoView({ block: "nearest", behavior: "smooth" });
   const has = (k) => legal.actions.includes(k);
   const me = hand.seats[s.you];
   $("act-fold").hidden = !has("fold");
@@ -296,7 +300,9 @@ function drawActions() {
   $("act-call").dataset.amount = String(legal.call_amount);
   $("act-allin").hidden = !has("allin");
   if (legal.allin_to != null) {
-    $("act-allin").textContent = t("action.allin_n", { amount: chips(legal.allin_to) });
+    // what an all-in can put at risk: chips nobody can match come back, so show the matched street total
+    const top = legal.max_raise_to ?? legal.max_bet_to ?? legal.allin_to;
+    $("act-allin").textContent = t("action.allin_n", { amount: chips(Math.min(legal.allin_to, Math.max(top, legal.call_amount + me.bet))) });
     $("act-allin").dataset.to = String(legal.allin_to);
   }
   const kind = has("raise") ? "raise" : has("bet") ? "bet" : null;
@@ -442,6 +448,7 @@ setInterval(drawClock, 250);
 (async () => {
   if (!CODE) { showMessage(errorBox, { message: t("error.room_not_found") }); return; }
   whoAmI().then((me) => { member = me.member; if (state) draw(); }).catch(() => { member = null; });
+  startPolling();  // until the socket is open (and again whenever it drops)
   await refresh();
-  if (root.dataset.status !== "missing") connect();
+  if (root.dataset.status !== "missing") connect(); else stopPolling();
 })();

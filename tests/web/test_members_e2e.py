@@ -1,0 +1,355 @@
+"""Member tables end to end: two members in two browser contexts (Debian's Chromium) against the real server.
+
+They sign in locally, open and join a room by code, play a hand through the page's buttons (checking the
+page shows exactly the state the API gives that seat, and never the opponent's hole cards before the
+showdown), play the match out with all-ins, see the result and the rematch; a third member watches with
+public information only; a server with a 3-second action clock shows the time-out button working.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import PageWatch, _free_port, screenshot
+
+CATEGORY_ZH = {"five_of_a_kind": "五條", "straight_flush": "同花順", "four_of_a_kind": "四條", "full_house": "葫蘆",
+               "flush": "同花", "straight": "順子", "three_of_a_kind": "三條", "two_pair": "兩對", "one_pair": "一對",
+               "high_card": "高牌"}
+
+
+def _start_server(tmp: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str, Any]:
+    port = _free_port()
+    exe = Path(sys.executable).with_name("taiwan-poker")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-c", "from taiwan_poker.cli import main; main()"]
+    log = (tmp / "server.log").open("w")
+    proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--data-dir", str(tmp / "data"),
+                             "--log-level", "warning"], stdout=log, stderr=subprocess.STDOUT,
+                            env={**os.environ, **env})
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=1) as r:
+                if r.status == 200:
+                    return proc, base, log
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"server did not start (exit {proc.returncode}); see {log.name}")
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def quick_clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A second server whose action clock is 3 seconds (``TP_ACTION_CLOCK_SECONDS``), to see it run out."""
+    proc, base, log = _start_server(tmp_path_factory.mktemp("quick"), {"TP_ACTION_CLOCK_SECONDS": "3"})
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+class Member:
+    """One member: a browser context of their own, one page, and the API as that page sees it."""
+
+    def __init__(self, browser: Any, base: str, name: str, *, no_websocket: bool = False) -> None:
+        self.ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-TW")
+        if no_websocket:  # a browser whose WebSocket never connects: the page must fall back to polling
+            self.ctx.add_init_script("window.WebSocket = class { constructor() { throw new Error('blocked'); } };")
+        self.watch = PageWatch(self.ctx.new_page())
+        self.page = self.watch.page
+        self.page.set_default_timeout(15_000)
+        self.base, self.name = base, name
+
+    def sign_in(self) -> None:
+        p = self.page
+        p.goto(self.base + "/signin")
+        assert "本機測試登入" in p.inner_text("#local-badge")
+        p.fill("#local-name", self.name)
+        p.click("#local-submit")
+        p.wait_for_url("**/lobby")
+        p.wait_for_function(f"document.getElementById('lobby-hello').textContent.includes({self.name!r})")
+        assert p.inner_text("#nav-member") == self.name
+
+    def api(self, path: str) -> Any:
+        return self.page.evaluate("p => fetch(p, {credentials: 'same-origin'}).then(r => r.json())", path)
+
+    def state(self, code: str) -> dict[str, Any]:
+        s: dict[str, Any] = self.api(f"/api/rooms/{code}")
+        return s
+
+    def version(self) -> int:
+        return int(self.page.get_attribute("#room", "data-version") or -1)
+
+    def wait_version(self, version: int) -> None:
+        """Wait until the page shows at least ``version`` (pushed by the server, not fetched by the test)."""
+        self.page.wait_for_function(f"Number(document.getElementById('room').dataset.version) >= {version}")
+
+    def faces(self, selector: str) -> list[str]:
+        out: list[str] = self.page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.face)")
+        return out
+
+    def problems(self) -> list[str]:
+        return [x for x in self.watch.problems if not x.startswith("HTTP 4")]
+
+    def close(self) -> None:
+        self.ctx.close()
+
+
+def _check_page_matches_api(m: Member, code: str) -> dict[str, Any]:
+    """The page shows the seat's own view exactly: pot, stacks, own cards and burn; nothing of the opponent's."""
+    s = m.state(code)
+    m.wait_version(s["version"])
+    hand = s["hand"]
+    you = s["you"]
+    p = m.page
+    assert int(p.get_attribute("#pot", "data-chips") or -1) == hand["pot"]
+    assert int(p.get_attribute("#bottom-stack", "data-chips") or -1) == hand["seats"][you]["stack"]
+    assert int(p.get_attribute("#top-stack", "data-chips") or -1) == hand["seats"][1 - you]["stack"]
+    assert m.faces("#bottom-cards [data-face]") == hand["you"]["hole"]
+    assert m.faces("#my-burn [data-face]") == hand["you"]["burns"]
+    assert "私人燒牌" in p.inner_text("#my-burn-box") and "只有你看得到" in p.inner_text("#my-burn-box")
+    assert m.faces("#board [data-face]") == [c for c in hand["board"] if c]
+    opponent = hand["seats"][1 - you]
+    if "shown" not in opponent:
+        # before a showdown the opponent's hole cards are face down and not in the page at all
+        assert m.faces("#top-cards [data-face]") == []
+        everything = Counter(m.faces("[data-face]"))
+        mine = Counter(hand["you"]["hole"] + hand["you"]["burns"] + [c for c in hand["board"] if c])
+        assert everything == mine, (everything, mine)
+    return s
+
+
+def _act(m: Member, selector: str, *, double: bool = False) -> None:
+    """Press one of the seat's action buttons (as a person would) and wait for the table to move on."""
+    before = m.version()
+    m.page.wait_for_selector(f"{selector}:not([disabled])", state="visible")
+    if double:
+        m.page.dblclick(selector)
+    else:
+        m.page.click(selector)
+    m.page.wait_for_function(f"Number(document.getElementById('room').dataset.version) > {before}")
+
+
+def _to_act(players: dict[int, Member], code: str) -> tuple[Member, Member, dict[str, Any]]:
+    s = players[0].state(code)
+    seat = s["hand"]["to_act"]
+    return players[seat], players[1 - seat], s
+
+
+def _open_room(a: Member, b: Member) -> str:
+    """A creates a room with 2 decks; B joins by typing the code (in lower case)."""
+    a.page.check("input[name=decks][value='2']")
+    a.page.click("#create-room")
+    a.page.wait_for_url("**/rooms/*")
+    code = a.page.inner_text("#room-code").strip()
+    a.page.wait_for_selector("#room[data-status='waiting']")
+    assert a.page.is_visible("#share-link") and a.page.input_value("#share-link").endswith(f"/rooms/{code}")
+    b.page.fill("#join-code", code.lower())
+    b.page.click("#join-room")
+    b.page.wait_for_url(f"**/rooms/{code}")
+    for m in (a, b):
+        m.page.wait_for_selector("#room[data-status='playing']")
+    return code
+
+
+def _deal_next(players: dict[int, Member], code: str) -> None:
+    m = players[0]
+    before = m.version()
+    m.page.wait_for_selector("#next-btn:not([disabled])", state="visible")
+    m.page.click("#next-btn")
+    m.page.wait_for_function(f"Number(document.getElementById('room').dataset.version) > {before}")
+    s = m.state(code)
+    assert s["hand"] and not s["hand"]["complete"]
+
+
+def test_two_members_play_a_match_through_the_pages(server: str, browser: Any) -> None:
+    a, b = Member(browser, server, "小明"), Member(browser, server, "Alice")
+    spectator = Member(browser, server, "觀眾", no_websocket=True)
+    try:
+        for m in (a, b, spectator):
+            m.sign_in()
+        code = _open_room(a, b)
+        players = {a.state(code)["you"]: a, b.state(code)["you"]: b}
+        assert sorted(players) == [0, 1]
+        for m in players.values():
+            _check_page_matches_api(m, code)
+
+        # hand 1 — preflop: the small blind raises with the number box (clamped to the minimum first), then to 60
+        actor, other, s = _to_act(players, code)
+        legal = actor.state(code)["hand"]["legal"]
+        assert other.page.is_hidden("#actions")
+        assert actor.page.inner_text("#act-call") == f"跟注 {legal['call_amount']}"
+        actor.page.fill("#raise-amount", "5")
+        actor.page.dispatch_event("#raise-amount", "change")
+        assert actor.page.input_value("#raise-amount") == str(legal["min_raise_to"])
+        actor.page.fill("#raise-amount", "60")
+        actor.page.dispatch_event("#raise-amount", "change")
+        assert actor.page.inner_text("#act-raise") == "加注到 60"
+        _act(actor, "#act-raise")
+        other.wait_version(actor.version())
+        assert other.state(code)["hand"]["current_bet"] == 60
+        # the big blind calls with a double click: one call, never two
+        _act(other, "#act-call", double=True)
+        time.sleep(0.3)
+        s = other.state(code)
+        assert s["hand"]["street"] == "flop" and [x["contributed"] for x in s["hand"]["seats"]] == [60, 60]
+        for m in players.values():
+            _check_page_matches_api(m, code)
+
+        # a third member opens the room: a spectator with public information only
+        sp = spectator.page
+        sp.goto(f"{server}/rooms/{code}")
+        sp.wait_for_selector("#room[data-status='playing']")
+        assert sp.is_visible("#spectator-note") and sp.is_hidden("#join-box") and sp.is_hidden("#actions")
+        assert sp.get_attribute("#room", "data-conn") == "polling"
+        assert a.page.get_attribute("#room", "data-conn") == "live"
+        assert sp.is_hidden("#my-burn-box")
+        board = [c for c in spectator.state(code)["hand"]["board"] if c]
+        assert Counter(spectator.faces("[data-face]")) == Counter(board)
+        assert sp.locator("#table .card.back").count() == 4
+        screenshot(sp, "member-spectator")
+
+        # check it down to the showdown (the big blind checks first after the flop)
+        while not (s := a.state(code))["hand"]["complete"]:
+            actor, other, _ = _to_act(players, code)
+            _check_page_matches_api(actor, code)
+            _check_page_matches_api(other, code)
+            _act(actor, "#act-check")
+        for m in players.values():
+            m.wait_version(s["version"])
+            st = m.state(code)
+            you, hand = st["you"], st["hand"]
+            opp = hand["seats"][1 - you]["shown"]
+            assert m.faces("#top-cards [data-face]") == opp["hole"]
+            assert m.faces("#top-five [data-face]") == opp["best"]
+            assert m.page.inner_text("#top-cat") == CATEGORY_ZH[opp["category"]]
+            assert m.page.inner_text("#bottom-cat") == CATEGORY_ZH[hand["seats"][you]["shown"]["category"]]
+            # the winner's best five are highlighted (hole cards and board together make five)
+            highlighted = m.faces("#table .seat-cards .card.hl") + m.faces("#board .card.hl")
+            assert 5 <= len(highlighted) <= 7
+            assert m.page.inner_text("#hand-message")
+        screenshot(a.page, "member-showdown")
+        # the spectator (polling every 2 s) now sees both shown hands, still no burn
+        spectator.wait_version(s["version"])
+        assert len(spectator.faces("#table [data-face]")) == 5 + 4 + 10 and sp.is_hidden("#my-burn-box")
+
+        # phone width, mid-hand
+        _deal_next(players, code)
+        a.page.set_viewport_size({"width": 390, "height": 844})
+        _check_page_matches_api(a, code)
+        screenshot(a.page, "member-table-phone")
+        a.page.set_viewport_size({"width": 1280, "height": 900})
+
+        # the match: whoever may call calls, otherwise goes all-in, until someone has no chips
+        for _hand in range(20):
+            while not (s := a.state(code))["hand"]["complete"]:
+                actor, _, _ = _to_act(players, code)
+                _check_page_matches_api(actor, code)
+                if actor.page.is_visible("#act-call"):
+                    _act(actor, "#act-call")
+                else:
+                    if actor.page.is_hidden("#act-allin"):
+                        _act(actor, "#act-check")
+                        continue
+                    assert actor.page.inner_text("#act-allin").startswith("全下")
+                    screenshot(actor.page, "member-allin-choice")
+                    _act(actor, "#act-allin")
+            if s["match"]["over"]:
+                break
+            _deal_next(players, code)
+        s = a.state(code)
+        assert s["match"]["over"] and sorted(s["match"]["stacks"]) == [0, 4000]
+        winner = players[s["match"]["winner"]]
+        for m in players.values():
+            m.wait_version(s["version"])
+            m.page.wait_for_selector("#result", state="visible")
+            assert m.page.is_visible("#rematch-btn")
+        assert "你贏得這場比賽" in winner.page.inner_text("#result-title")
+        screenshot(winner.page, "member-match-won")
+        loser = a if winner is b else b
+        screenshot(loser.page, "member-match-lost")
+
+        # rematch: a new room; the other player is offered the way there
+        winner.page.click("#rematch-btn")
+        winner.page.wait_for_url(lambda url: "/rooms/" in url and code not in url)
+        winner.page.wait_for_selector("#room[data-status='waiting']")
+        new_code = winner.page.inner_text("#room-code").strip()
+        assert new_code != code
+        loser.page.wait_for_selector("#rematch-link", state="visible")
+        assert new_code in loser.page.inner_text("#rematch-link")
+
+        # history: every hand, own cards, the actions
+        a.page.goto(f"{server}/rooms/{code}/history")
+        a.page.wait_for_selector(".hand-item")
+        assert a.page.locator(".hand-item").count() == s["match"]["hands_played"]
+        assert a.page.locator(".hand-item[data-hand='1'] [data-face]").count() >= 2 + 1 + 5
+        a.page.click(".hand-item[data-hand='1'] summary")
+        assert "加注到 60" in a.page.inner_text(".hand-item[data-hand='1'] .event-list")
+        screenshot(a.page, "member-history")
+
+        # the lobby lists the rooms with their state
+        a.page.goto(f"{server}/lobby")
+        a.page.wait_for_selector(f".room-item[data-code='{code}']")
+        assert a.page.get_attribute(f".room-item[data-code='{code}']", "data-status") == "finished"
+        screenshot(a.page, "member-lobby")
+        for m in (a, b, spectator):
+            assert not [x for x in m.problems() if "page error" in x or "console error" in x], m.problems()
+    finally:
+        for m in (a, b, spectator):
+            m.close()
+
+
+def test_the_clock_runs_out_and_the_time_out_button_works(quick_clock_server: str, browser: Any) -> None:
+    base = quick_clock_server
+    a, b = Member(browser, base, "阿明"), Member(browser, base, "Bob")
+    try:
+        for m in (a, b):
+            m.sign_in()
+        code = _open_room(a, b)
+        players = {a.state(code)["you"]: a, b.state(code)["you"]: b}
+        # preflop the small blind faces the big blind: its time-out folds; the other player presses the button
+        actor, other, s = _to_act(players, code)
+        sb = s["hand"]["to_act"]
+        other.page.wait_for_selector("#clock", state="visible")
+        other.page.wait_for_selector("#timeout-btn", state="visible", timeout=8000)
+        assert "時間已到" in other.page.inner_text("#clock-text")
+        with other.page.expect_response(lambda r: r.url.endswith("/timeout")) as resp:
+            other.page.click("#timeout-btn")
+        assert resp.value.json()["applied"] is True
+        s = other.state(code)
+        assert s["hand"]["complete"] and s["hand"]["seats"][sb]["folded"]
+        other.wait_version(s["version"])
+        screenshot(other.page, "member-timeout-fold")
+        # next hand: the small blind calls, then the big blind's time-out checks (the seat to act presses it)
+        _deal_next(players, code)
+        actor, other, s = _to_act(players, code)
+        _act(actor, "#act-call")
+        actor, other, s = _to_act(players, code)
+        assert s["hand"]["street"] == "preflop" and "check" in actor.state(code)["hand"]["legal"]["actions"]
+        actor.page.wait_for_selector("#timeout-btn", state="visible", timeout=8000)
+        with actor.page.expect_response(lambda r: r.url.endswith("/timeout")) as resp:
+            actor.page.click("#timeout-btn")
+        assert resp.value.json()["applied"] is True
+        s = actor.state(code)
+        assert s["hand"]["street"] == "flop" and not s["hand"]["complete"]
+        history = actor.api(f"/api/rooms/{code}/history")["hands"]
+        timed = [e for h in history for e in h["events"] if e.get("type") == "action" and e.get("timeout")]
+        assert [e["kind"] for e in timed] == ["fold", "check"]
+    finally:
+        for m in (a, b):
+            m.close()
