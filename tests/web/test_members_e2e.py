@@ -9,6 +9,7 @@ public information only; a server with a 3-second action clock shows the time-ou
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -75,10 +76,12 @@ class Member:
         self.page.set_default_timeout(15_000)
         self.base, self.name = base, name
 
-    def sign_in(self) -> None:
+    def sign_in(self, shot: str | None = None) -> None:
         p = self.page
         p.goto(self.base + "/signin")
         assert "本機測試登入" in p.inner_text("#local-badge")
+        if shot:
+            screenshot(p, shot)
         p.fill("#local-name", self.name)
         p.click("#local-submit")
         p.wait_for_url("**/lobby")
@@ -181,7 +184,8 @@ def test_two_members_play_a_match_through_the_pages(server: str, browser: Any) -
     a, b = Member(browser, server, "小明"), Member(browser, server, "Alice")
     spectator = Member(browser, server, "觀眾", no_websocket=True)
     try:
-        for m in (a, b, spectator):
+        a.sign_in("member-signin")
+        for m in (b, spectator):
             m.sign_in()
         code = _open_room(a, b)
         players = {a.state(code)["you"]: a, b.state(code)["you"]: b}
@@ -247,6 +251,16 @@ def test_two_members_play_a_match_through_the_pages(server: str, browser: Any) -
         # the spectator (polling every 2 s) now sees both shown hands, still no burn
         spectator.wait_version(s["version"])
         assert len(spectator.faces("#table [data-face]")) == 5 + 4 + 10 and sp.is_hidden("#my-burn-box")
+
+        # the same table in English (the language switch keeps the room), then back
+        b.page.click(".lang-switch")
+        b.page.wait_for_selector("html[lang='en'] #room[data-status='playing']")
+        b.wait_version(s["version"])
+        assert "Pot" in b.page.inner_text("#table") and "won" in b.page.inner_text("#hand-message")
+        assert not re.search(r"\b(?:room|action|member|history|lobby|signin)\.[a-z_.]+", b.page.inner_text("body"))
+        screenshot(b.page, "member-showdown-en")
+        b.page.click(".lang-switch")
+        b.page.wait_for_selector("html[lang='zh-TW'] #room[data-status='playing']")
 
         # phone width, mid-hand
         _deal_next(players, code)

@@ -163,9 +163,9 @@ function drawSeat(pos, seat) {
   const stack = hs ? hs.stack : s.match ? s.match.stacks[seat] : null;
   $(`${pos}-stack`).textContent = stack == null ? "–" : chips(stack);
   $(`${pos}-stack`).dataset.chips = stack == null ? "" : String(stack);
-  const bet = $(`${pos}-bet`);
-  bet.hidden = !(hs && hs.bet > 0);
-  bet.textContent = hs && hs.bet > 0 ? t("room.bet", { amount: chips(hs.bet) }) : "";
+  const bet = $(`${pos}-bet`), betting = Boolean(hs && hs.bet > 0 && !hand.complete);
+  bet.hidden = !betting;
+  bet.textContent = betting ? t("room.bet", { amount: chips(hs.bet) }) : "";
   bet.dataset.chips = hs ? String(hs.bet) : "0";
 
   // cards: my own from "you", an opponent's only once shown; otherwise face down
