@@ -96,6 +96,34 @@ def parse_room_action(obj: object) -> Action:
     return Action(kind)
 
 
+def replay(payloads: list[dict[str, Any]], rng_factory: Callable[[], RandomSource] = live_rng) -> _Cached:
+    """Rebuild a room's match from its log (the fold over its events); ``rng_factory`` deals future hands."""
+    match: Match | None = None
+    forfeit: int | None = None
+    rematch: str | None = None
+    hands: list[list[dict[str, Any]]] = []
+    for payload in payloads:
+        kind = payload["kind"]
+        if kind == "match":
+            match = Match(RuleSet.from_json(payload["rules"]), rng_factory(),
+                          stacks=payload["stacks"], button=payload["button"])
+        elif kind == "hand":
+            n = payload["hand"]
+            while len(hands) < n:
+                hands.append([])
+            hands[n - 1].append(payload["event"])
+        elif kind == "forfeit":
+            forfeit = payload["seat"]
+        elif kind == "rematch":
+            rematch = payload["code"]
+    if match is not None:
+        for log in hands:
+            hand = Hand.from_events(match.rules, [event_from_json(e) for e in log])
+            match.hands.append(hand)
+            match.button = hand.button
+    return _Cached(len(payloads), match, forfeit, rematch)
+
+
 class RoomService:
     """Rooms on top of a :class:`Database`; safe to call from several threads."""
 
@@ -148,30 +176,8 @@ class RoomService:
         cached = self._cache.get(room.id)
         if cached is not None and cached.version == room.version:
             return cached
-        match: Match | None = None
-        forfeit: int | None = None
-        rematch: str | None = None
-        hands: list[list[dict[str, Any]]] = []
-        for payload in repo.load_events(s, room.id):
-            kind = payload["kind"]
-            if kind == "match":
-                match = Match(RuleSet.from_json(payload["rules"]), self.rng_factory(),
-                              stacks=payload["stacks"], button=payload["button"])
-            elif kind == "hand":
-                n = payload["hand"]
-                while len(hands) < n:
-                    hands.append([])
-                hands[n - 1].append(payload["event"])
-            elif kind == "forfeit":
-                forfeit = payload["seat"]
-            elif kind == "rematch":
-                rematch = payload["code"]
-        if match is not None:
-            for log in hands:
-                hand = Hand.from_events(match.rules, [event_from_json(e) for e in log])
-                match.hands.append(hand)
-                match.button = hand.button
-        cached = _Cached(room.version, match, forfeit, rematch)
+        cached = replay(repo.load_events(s, room.id), self.rng_factory)
+        cached.version = room.version
         self._cache[room.id] = cached
         return cached
 
