@@ -61,7 +61,7 @@ def test_next_is_always_a_path_on_this_site(target: str | None, expected: str) -
 
 
 @pytest.mark.parametrize("lang", ["zh-TW", "en"])
-@pytest.mark.parametrize("path", ["/signin", "/lobby", "/rooms/abc234", "/rooms/ABC234/history", "/rooms/<x>"])
+@pytest.mark.parametrize("path", ["/signin", "/rooms/abc234", "/rooms/ABC234/history", "/rooms/<x>"])
 def test_member_pages_render_in_both_languages_with_every_message(tmp_path: Path, lang: str, path: str) -> None:
     with _client(tmp_path) as c:
         r = c.get(path, headers={"Accept-Language": lang})
@@ -75,9 +75,29 @@ def test_member_pages_render_in_both_languages_with_every_message(tmp_path: Path
         assert 'data-code=""' in r.text
 
 
+def test_the_lobby_asks_to_sign_in_first(tmp_path: Path) -> None:
+    with _client(tmp_path) as c:
+        r = c.get("/lobby", follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/signin?next=/lobby"
+        c.post("/api/auth/local", json={"name": "小明"})
+        for lang in ("zh-TW", "en"):
+            r = c.get("/lobby", headers={"Accept-Language": lang})
+            assert r.status_code == 200 and 'id="create-form"' in r.text
+            assert RAW_KEY.findall(_text(r.text)) == []
+
+
+def test_a_failed_google_sign_in_comes_back_with_a_message(tmp_path: Path) -> None:
+    with _client(tmp_path, google_client_id="123.apps.googleusercontent.com") as c:
+        html = c.get("/signin?error=bad_token").text
+        odd = c.get("/signin?error=<script>").text
+    assert "Google 登入驗證失敗" in html
+    assert "<script>" not in _text(odd) and 'id="signin-error" role="alert" hidden' in odd
+
+
 def test_nav_links_to_the_tables_and_sign_in_on_every_page(tmp_path: Path) -> None:
     with _client(tmp_path) as c:
         html = c.get("/").text
+        c.post("/api/auth/local", json={"name": "小明"})
         lobby = c.get("/lobby").text
     assert 'href="/lobby"' in html and 'id="nav-member" href="/signin"' in html
     assert re.search(r'<a href="/lobby" aria-current="page">', lobby)

@@ -187,6 +187,13 @@ def test_two_members_play_a_match_through_the_pages(server: str, browser: Any) -
         a.sign_in("member-signin")
         for m in (b, spectator):
             m.sign_in()
+        sockets: list[Any] = []  # B's WebSockets, passed through to the server so the test can drop one
+
+        def through(ws: Any) -> None:
+            sockets.append(ws)
+            ws.connect_to_server()
+
+        b.page.route_web_socket(re.compile(r"/ws/rooms/"), through)
         code = _open_room(a, b)
         players = {a.state(code)["you"]: a, b.state(code)["you"]: b}
         assert sorted(players) == [0, 1]
@@ -228,6 +235,16 @@ def test_two_members_play_a_match_through_the_pages(server: str, browser: Any) -
         assert sp.locator("#table .card.back").count() == 4
         screenshot(sp, "member-spectator")
 
+        # B's connection drops: the page falls back to polling, reconnects by itself and catches up
+        b.page.wait_for_selector("#room[data-conn='live']")
+        assert len(sockets) == 1
+        sockets[0].close()
+        actor, other, _ = _to_act(players, code)
+        _act(actor, "#act-check")
+        b.wait_version(actor.version())
+        b.page.wait_for_selector("#room[data-conn='live']")
+        assert len(sockets) == 2
+
         # check it down to the showdown (the big blind checks first after the flop)
         while not (s := a.state(code))["hand"]["complete"]:
             actor, other, _ = _to_act(players, code)
@@ -262,12 +279,14 @@ def test_two_members_play_a_match_through_the_pages(server: str, browser: Any) -
         b.page.click(".lang-switch")
         b.page.wait_for_selector("html[lang='zh-TW'] #room[data-status='playing']")
 
-        # phone width, mid-hand
+        # phone width, mid-hand, the seat to act
         _deal_next(players, code)
-        a.page.set_viewport_size({"width": 390, "height": 844})
-        _check_page_matches_api(a, code)
-        screenshot(a.page, "member-table-phone")
-        a.page.set_viewport_size({"width": 1280, "height": 900})
+        actor, _, _ = _to_act(players, code)
+        actor.page.set_viewport_size({"width": 390, "height": 844})
+        _check_page_matches_api(actor, code)
+        assert actor.page.is_visible("#act-call") and actor.page.is_visible("#act-raise")
+        screenshot(actor.page, "member-table-phone")
+        actor.page.set_viewport_size({"width": 1280, "height": 900})
 
         # the match: whoever may call calls, otherwise goes all-in, until someone has no chips
         for _hand in range(20):
@@ -364,6 +383,15 @@ def test_the_clock_runs_out_and_the_time_out_button_works(quick_clock_server: st
         history = actor.api(f"/api/rooms/{code}/history")["hands"]
         timed = [e for h in history for e in h["events"] if e.get("type") == "action" and e.get("timeout")]
         assert [e["kind"] for e in timed] == ["fold", "check"]
+        # leaving is explicit: it forfeits the match in progress, and the other player sees the result
+        b.page.click("#leave-btn")
+        b.page.click("#leave-yes")
+        b.page.wait_for_url("**/lobby")
+        b.page.wait_for_selector(f".room-item[data-code='{code}']")
+        assert "已離席" in b.page.inner_text(f".room-item[data-code='{code}']")
+        a.page.wait_for_selector("#result", state="visible")
+        assert "Bob 離席，視同認輸" in a.page.inner_text("#result-text")
+        assert "你贏得這場比賽" in a.page.inner_text("#result-title")
     finally:
         for m in (a, b):
             m.close()

@@ -13,9 +13,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from .i18n import catalogue, t
+from .members_api import optional_member
 from .rendering import render
+from .state import lang_of
 
 router = APIRouter(include_in_schema=False)
 MEMBER_JS = ("member.", "room.", "lobby.", "signin.", "history.", "action.")
@@ -46,13 +49,19 @@ def _page(request: Request, template: str, page: str, **ctx: Any) -> HTMLRespons
 
 
 @router.get("/signin", response_class=HTMLResponse)
-def signin_page(request: Request, next: str | None = None) -> HTMLResponse:
+def signin_page(request: Request, next: str | None = None, error: str | None = None) -> HTMLResponse:
+    """Sign-in; ``error`` is the code a failed Google sign-in comes back with (shown in the reader's language)."""
     opts = sign_in_options(request)
-    return _page(request, "signin.html", "signin", next_path=safe_next(next), gsi_client=GSI_CLIENT, **opts)
+    lang = lang_of(request)
+    message = t(lang, f"error.{error}") if error and f"error.{error}" in catalogue(lang) else None
+    return _page(request, "signin.html", "signin", next_path=safe_next(next), gsi_client=GSI_CLIENT,
+                 error_message=message, **opts)
 
 
 @router.get("/lobby", response_class=HTMLResponse)
-def lobby_page(request: Request) -> HTMLResponse:
+def lobby_page(request: Request) -> Response:
+    if optional_member(request) is None:
+        return RedirectResponse("/signin?next=/lobby", status_code=303)
     return _page(request, "lobby.html", "lobby", decks_choices=range(2, 7))
 
 

@@ -366,9 +366,13 @@ function drawResult() {
   }
 }
 
+const baseTitle = document.title;
+
 function draw() {
   const s = state;
   if (!s) return;
+  const myTurn = Boolean(handLive() && s.you != null && s.hand.to_act === s.you);
+  document.title = myTurn ? `● ${t("room.your_turn")} ${baseTitle}` : baseTitle;
   root.dataset.version = String(s.version);
   root.dataset.status = s.status;
   root.dataset.you = s.you == null ? "" : String(s.you);
