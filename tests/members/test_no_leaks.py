@@ -1,0 +1,131 @@
+"""Every HTTP response and WebSocket message sent to each player, over many complete matches, is checked
+against the server's truth at that payload's version: no card the player may not see at that moment."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+
+from taiwan_poker.rooms.service import replay
+from taiwan_poker.store import repo
+from tests.leaks import check_events, check_hand_view, check_room_state
+from tests.members.conftest import client
+from tests.rooms.test_service import random_action
+
+_TRUTH: dict[tuple[int, str, int], Any] = {}
+
+
+def truth_at(app: FastAPI, code: str, version: int) -> Any:
+    """The match as it was at ``version``, replayed from the room's log."""
+    key = (id(app), code, version)
+    if key not in _TRUTH:
+        with app.state.db.transaction() as s:
+            room = repo.room_by_code(s, code)
+            assert room is not None
+            _TRUTH[key] = replay(repo.load_events(s, room.id)[:version]).match
+    return _TRUTH[key]
+
+
+def check_payload(app: FastAPI, code: str, seat: int | None, payload: dict[str, Any], where: str) -> None:
+    st = payload.get("state", payload)
+    match = truth_at(app, code, st["version"])
+    check_room_state(st, seat, match.hand if match else None, where)
+
+
+def drain(ws: Any, version: int, sink: list[dict[str, Any]]) -> None:
+    """Read pushes until the socket has caught up with ``version`` (no read if it already has)."""
+    seen = max((m["state"]["version"] for m in sink if "state" in m), default=-1)
+    while seen < version:
+        msg = ws.receive_json()
+        sink.append(msg)
+        if "state" in msg:
+            seen = max(seen, msg["state"]["version"])
+
+
+def test_no_payload_to_any_player_ever_holds_a_card_they_may_not_see(app: FastAPI) -> None:
+    rng = random.Random(2026)
+    seeds = iter(range(10_000))
+    app.state.rooms.rng_factory = lambda: random.Random(next(seeds))  # deterministic deals for a stable test
+    players = [client(app, "Alice"), client(app, "Bob")]
+    spectator = client(app, "Carol")
+    recorded: list[tuple[int | None, str, dict[str, Any], str]] = []  # (seat, code, payload, where)
+    matches = hands_seen = allins = folds = 0
+    for match_no in range(40):
+        if hands_seen >= 25 and allins and folds:
+            break
+        decks = 2 + match_no % 5
+        code = players[0].post("/api/rooms", json={"decks": decks}).json()["code"]
+        players[1].post(f"/api/rooms/{code}/join")
+        matches += 1
+        sockets = [players[0].websocket_connect(f"/ws/rooms/{code}"), players[1].websocket_connect(f"/ws/rooms/{code}"),
+                   spectator.websocket_connect(f"/ws/rooms/{code}")]
+        inbox: list[list[dict[str, Any]]] = [[], [], []]
+        with sockets[0] as w0, sockets[1] as w1, sockets[2] as w2:
+            socks = [w0, w1, w2]
+            for _ in range(600):
+                views = [c.get(f"/api/rooms/{code}").json() for c in (*players, spectator)]
+                for seat, v in zip((0, 1, None), views, strict=True):
+                    recorded.append((seat, code, v, "http state"))
+                version = views[0]["version"]
+                for i, sock in enumerate(socks):
+                    drain(sock, version, inbox[i])
+                st = views[0]
+                if st["match"]["over"] or st["match"]["hands_played"] > 12:
+                    break
+                if st["hand"]["complete"]:
+                    hands_seen += 1
+                    r = players[hands_seen % 2].post(f"/api/rooms/{code}/next", json={"version": version})
+                    recorded.append((hands_seen % 2, code, r.json(), "http next"))
+                    continue
+                seat = st["hand"]["to_act"]
+                legal = views[seat]["hand"]["legal"]
+                action = random_action(legal, rng)
+                allins += action["kind"] == "allin"
+                folds += action["kind"] == "fold"
+                body = {"version": version, "key": f"{code}-{version}", "action": action}
+                if rng.random() < 0.3:
+                    socks[seat].send_text(json.dumps({"type": "action", **body}))
+                    while True:  # pushes may come first; the reply says "applied"
+                        msg = socks[seat].receive_json()
+                        inbox[seat].append(msg)
+                        if "applied" in msg:
+                            assert msg["applied"], msg
+                            break
+                else:
+                    r = players[seat].post(f"/api/rooms/{code}/actions", json=body)
+                    assert r.status_code == 200 and r.json()["applied"], r.text
+                    recorded.append((seat, code, r.json(), "http action"))
+            for i, seat in enumerate((0, 1, None)):
+                recorded += [(seat, code, m, "ws") for m in inbox[i] if "state" in m]
+        for seat, c in enumerate(players):
+            hist = c.get(f"/api/rooms/{code}/history").json()["hands"]
+            final = truth_at(app, code, c.get(f"/api/rooms/{code}").json()["version"])
+            for entry, hand in zip(hist, final.hands, strict=True):
+                check_hand_view(entry["final"], seat, hand, "history")
+                check_events(entry["events"], seat, hand, "history")
+    for seat, code, payload, where in recorded:
+        check_payload(app, code, seat, payload, f"{where} to seat {seat}")
+    assert hands_seen >= 25 and allins >= 1 and folds >= 1, (matches, hands_seen, allins, folds)
+    assert len(recorded) > 300
+
+
+def test_the_leak_checker_catches_a_leaked_card(app: FastAPI) -> None:
+    """The checker itself: an opponent's hole card or burn slipped into a payload is caught."""
+
+
+    a, b = client(app, "Alice"), client(app, "Bob")
+    code = a.post("/api/rooms", json={"decks": 2}).json()["code"]
+    b.post(f"/api/rooms/{code}/join")
+    st = a.get(f"/api/rooms/{code}").json()
+    match = truth_at(app, code, st["version"])
+    check_room_state(st, 0, match.hand, "honest")
+    opponent = [c.face_str for c in match.hand.hole_cards(1)]
+    burn = [c.face_str for c in match.hand.private_burns(1)]
+    for leak in ({**st, "debug": opponent}, {**st, "hand": {**st["hand"], "peek": burn}},
+                 {**st, "hand": {**st["hand"], "you": {**st["hand"]["you"], "hole": opponent}}}):
+        with pytest.raises(AssertionError):
+            check_room_state(leak, 0, match.hand, "tampered")
