@@ -59,10 +59,22 @@ def app(make_app: AppFactory) -> FastAPI:
     return make_app()
 
 
+_OPEN: list[TestClient] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_clients() -> Iterator[None]:
+    """Every client a test opened is closed after it (its lifespan, sweeper and sockets end)."""
+    yield
+    while _OPEN:
+        _OPEN.pop().__exit__(None, None, None)
+
+
 def client(app: FastAPI, name: str | None = None, **kw: Any) -> TestClient:
-    """A browser-like client; signed in locally as ``name`` when given."""
+    """A browser-like client; signed in locally as ``name`` when given (closed after the test)."""
     c = TestClient(app, **kw)
     c.__enter__()
+    _OPEN.append(c)
     if name is not None:
         r = c.post("/api/auth/local", json={"name": name})
         assert r.status_code == 200, r.text
@@ -77,5 +89,3 @@ def pair(app: FastAPI) -> Iterator[tuple[TestClient, TestClient, str]]:
     code = a.post("/api/rooms", json={"decks": 2}).json()["code"]
     assert b.post(f"/api/rooms/{code}/join").status_code == 200
     yield a, b, code
-    for c in (a, b):
-        c.__exit__(None, None, None)
