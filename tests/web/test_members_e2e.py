@@ -353,6 +353,10 @@ def test_the_clock_runs_out_and_the_time_out_button_works(quick_clock_server: st
     try:
         for m in (a, b):
             m.sign_in()
+        a.page.goto(f"{base}/rooms/ZZZZZZ")  # no such room: a clear message, no table
+        a.page.wait_for_selector("#room[data-status='missing']")
+        assert "找不到這個房間" in a.page.inner_text("#room-error") and a.page.is_hidden("#table")
+        a.page.goto(f"{base}/lobby")
         code = _open_room(a, b)
         players = {a.state(code)["you"]: a, b.state(code)["you"]: b}
         # preflop the small blind faces the big blind: its time-out folds; the other player presses the button

@@ -35,6 +35,7 @@ async function loadRooms() {
     if (!me.member) { location.replace("/signin?next=/lobby"); return; }
     $("lobby-hello").textContent = t("lobby.hello", { name: me.member.name });
     await loadRooms();
+    setInterval(() => { if (document.visibilityState === "visible") loadRooms().catch(() => {}); }, 10000);
   } catch (e) { showMessage(errorBox, e); }
 })();
 

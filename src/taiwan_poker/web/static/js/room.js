@@ -24,9 +24,9 @@ const nameOf = (seat) => state?.players.find((p) => p.seat === seat)?.name ?? nu
 
 // ---- receiving state --------------------------------------------------------------------------------------
 
-function apply(next, { force = false } = {}) {
+function apply(next) {
   if (!next || typeof next.version !== "number") return;
-  if (state && next.version < state.version && !force) return;
+  if (state && next.version < state.version) return;  // an older answer arriving late
   const serverNow = Date.parse(next.server_time);
   if (!isNaN(serverNow)) skew = serverNow - Date.now();
   if (next.version !== clockVersion) {
@@ -75,7 +75,7 @@ function connect() {
     if (msg.type === "state") apply(msg.state);
     else if (msg.type === "error") {
       showMessage(errorBox, msg.error);
-      if (msg.state) apply(msg.state, { force: true });
+      if (msg.state) apply(msg.state);
     }
   });
   sock.addEventListener("close", () => {
@@ -108,13 +108,13 @@ async function send(path, body) {
   draw();
   try {
     const res = await memberApi(`${API}${path}`, { method: "POST", body });
-    const next = res.state ?? (typeof res.version === "number" ? res : null);  // join answers with the state itself
-    if (next) apply(next, { force: true });
+    // the answer's state is current when sent; a push may already have brought a newer one, so never go back
+    apply(res.state ?? (typeof res.version === "number" ? res : null));  // join answers with the state itself
     if (res.applied === false && res.reason === "stale_version") showMessage(errorBox, { message: t("room.stale") });
     return res;
   } catch (e) {
     showMessage(errorBox, e);
-    if (e.state) apply(e.state, { force: true }); else refresh();
+    if (e.state) apply(e.state); else refresh();
     return null;
   } finally {
     busy = false;
@@ -450,7 +450,7 @@ setInterval(drawClock, 250);
 // ---- start --------------------------------------------------------------------------------------------------
 
 (async () => {
-  if (!CODE) { showMessage(errorBox, { message: t("error.room_not_found") }); return; }
+  if (!CODE) { root.dataset.status = "missing"; showMessage(errorBox, { message: t("error.room_not_found") }); return; }
   whoAmI().then((me) => { member = me.member; if (state) draw(); }).catch(() => { member = null; });
   startPolling();  // until the socket is open (and again whenever it drops)
   await refresh();
