@@ -1,0 +1,64 @@
+"""Start the real ``taiwan-poker serve`` in a subprocess (for browser, restart and load tests)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """One server process; ``start()`` waits for ``/healthz``, ``kill()`` is a hard kill (no clean shut-down)."""
+
+    def __init__(self, data_dir: Path, log_path: Path, env: dict[str, str] | None = None, port: int | None = None):
+        self.data_dir = data_dir
+        self.log_path = log_path
+        self.env = {**os.environ, **(env or {})}
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 30) -> str:
+        exe = Path(sys.executable).with_name("taiwan-poker")
+        cmd = [str(exe)] if exe.exists() else [sys.executable, "-c", "from taiwan_poker.cli import main; main()"]
+        log = self.log_path.open("a")
+        self.proc = subprocess.Popen(
+            [*cmd, "serve", "--port", str(self.port), "--data-dir", str(self.data_dir), "--log-level", "warning"],
+            stdout=log, stderr=subprocess.STDOUT, env=self.env,
+        )
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        return self.base
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError(f"server did not start; see {self.log_path}:\n{self.log_path.read_text()[-3000:]}")
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
