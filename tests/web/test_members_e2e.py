@@ -162,6 +162,8 @@ def _open_room(a: Member, b: Member) -> str:
     code = a.page.inner_text("#room-code").strip()
     a.page.wait_for_selector("#room[data-status='waiting']")
     assert a.page.is_visible("#share-link") and a.page.input_value("#share-link").endswith(f"/rooms/{code}")
+    a.page.click("#copy-link")
+    a.page.wait_for_function("document.getElementById('copy-status').textContent === '已複製'")
     b.page.fill("#join-code", code.lower())
     b.page.click("#join-room")
     b.page.wait_for_url(f"**/rooms/{code}")
