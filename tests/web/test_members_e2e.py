@@ -154,8 +154,8 @@ def _to_act(players: dict[int, Member], code: str) -> tuple[Member, Member, dict
     return players[seat], players[1 - seat], s
 
 
-def _open_room(a: Member, b: Member) -> str:
-    """A creates a room with 2 decks; B joins by typing the code (in lower case)."""
+def _open_room(a: Member, b: Member, *, via_link: bool = False) -> str:
+    """A creates a room with 2 decks; B joins by typing the code (in lower case), or opens the shared link."""
     a.page.check("input[name=decks][value='2']")
     a.page.click("#create-room")
     a.page.wait_for_url("**/rooms/*")
@@ -164,9 +164,15 @@ def _open_room(a: Member, b: Member) -> str:
     assert a.page.is_visible("#share-link") and a.page.input_value("#share-link").endswith(f"/rooms/{code}")
     a.page.click("#copy-link")
     a.page.wait_for_function("document.getElementById('copy-status').textContent === '已複製'")
-    b.page.fill("#join-code", code.lower())
-    b.page.click("#join-room")
-    b.page.wait_for_url(f"**/rooms/{code}")
+    if via_link:
+        b.page.goto(a.page.input_value("#share-link"))
+        b.page.wait_for_selector("#join-btn", state="visible")
+        assert b.page.is_visible("#spectator-note")
+        b.page.click("#join-btn")
+    else:
+        b.page.fill("#join-code", code.lower())
+        b.page.click("#join-room")
+        b.page.wait_for_url(f"**/rooms/{code}")
     for m in (a, b):
         m.page.wait_for_selector("#room[data-status='playing']")
     return code
@@ -359,7 +365,8 @@ def test_the_clock_runs_out_and_the_time_out_button_works(quick_clock_server: st
         a.page.wait_for_selector("#room[data-status='missing']")
         assert "找不到這個房間" in a.page.inner_text("#room-error") and a.page.is_hidden("#table")
         a.page.goto(f"{base}/lobby")
-        code = _open_room(a, b)
+        code = _open_room(a, b, via_link=True)
+        assert b.page.is_hidden("#join-box") and b.page.is_hidden("#spectator-note")
         players = {a.state(code)["you"]: a, b.state(code)["you"]: b}
         # preflop the small blind faces the big blind: its time-out folds; the other player presses the button
         actor, other, s = _to_act(players, code)
