@@ -405,6 +405,9 @@ def test_the_clock_runs_out_and_the_time_out_button_works(quick_clock_server: st
         a.page.wait_for_selector("#result", state="visible")
         assert "Bob 離席，視同認輸" in a.page.inner_text("#result-text")
         assert "你贏得這場比賽" in a.page.inner_text("#result-title")
+        for m in (a, b):  # only the unknown room's 404 on purpose
+            errors = [x for x in m.problems() if ("page error" in x or "console error" in x) and "404" not in x]
+            assert errors == [], errors
     finally:
         for m in (a, b):
             m.close()
