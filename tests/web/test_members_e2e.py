@@ -295,6 +295,15 @@ def test_two_members_play_a_match_through_the_pages(server: str, browser: Any) -
         assert actor.page.is_visible("#act-call") and actor.page.is_visible("#act-raise")
         screenshot(actor.page, "member-table-phone")
         actor.page.set_viewport_size({"width": 1280, "height": 900})
+        # quick sizes: ½ pot and pot raise to (call first, then the pot that makes) within min..max, and the max
+        hand = actor.state(code)["hand"]
+        legal, pot, cb = hand["legal"], hand["pot"], hand["current_bet"]
+        lo, hi = legal["min_raise_to"], legal["max_raise_to"]
+        after_call = pot + legal["call_amount"]
+        for size, expected in (("half", cb + after_call // 2), ("pot", cb + after_call), ("max", hi)):
+            actor.page.click(f"#sizing .quick [data-size='{size}']")
+            assert int(actor.page.input_value("#raise-amount")) == min(hi, max(lo, expected)), size
+            assert actor.page.input_value("#raise-range") == actor.page.input_value("#raise-amount")
 
         # the match: whoever may call calls, otherwise goes all-in, until someone has no chips
         for _hand in range(20):
