@@ -62,13 +62,38 @@ class ActResult:
     reason: str | None = None
 
 
+@dataclass(frozen=True)
+class SeatInfo:
+    """Who sits (or sat) in a seat."""
+
+    seat: int
+    member_id: int
+    name: str
+    left: bool
+
+
 @dataclass
 class _Cached:
+    """A room as of ``version``: its match (replayed from the log) and its seats."""
+
     version: int
     match: Match | None
     forfeit: int | None
     rematch: str | None = None
     dirty: bool = False
+    seats: tuple[SeatInfo, ...] = ()
+
+    def seat_of(self, member: Member | None) -> int | None:
+        """The member's current seat, if seated."""
+        if member is None:
+            return None
+        return next((x.seat for x in self.seats if x.member_id == member.id and not x.left), None)
+
+    def ever_seated(self, member: Member | None) -> int | None:
+        """The seat the member has or had in this room."""
+        if member is None:
+            return None
+        return next((x.seat for x in self.seats if x.member_id == member.id), None)
 
 
 def room_rules(decks: object, action_clock: int = 45) -> RuleSet:
@@ -178,8 +203,16 @@ class RoomService:
             return cached
         cached = replay(repo.load_events(s, room.id), self.rng_factory)
         cached.version = room.version
+        cached.seats = self._load_seats(s, room.id)
         self._cache[room.id] = cached
         return cached
+
+    @staticmethod
+    def _load_seats(s: Session, room_id: int) -> tuple[SeatInfo, ...]:
+        return tuple(
+            SeatInfo(seat.seat_no, member.id, member.display_name, seat.left_at is not None)
+            for seat, member in repo.seats_with_members(s, room_id)
+        )
 
     def _commit(self, s: Session, room: Room, state: _Cached, payloads: list[dict[str, Any]]) -> int:
         """Store the events the cached state already applied; the version bump fails if anyone wrote first."""
@@ -213,14 +246,8 @@ class RoomService:
     def _publish(self, room_id: int, version: int) -> None:
         self.hub.publish(room_id, version)
 
-    @staticmethod
-    def _seat_of(s: Session, room: Room, member: Member | None) -> int | None:
-        if member is None:
-            return None
-        for seat in repo.seats(s, room.id):
-            if seat.member_id == member.id:
-                return seat.seat_no
-        return None
+    def _seat_of(self, s: Session, room: Room, member: Member | None) -> int | None:
+        return self._state(s, room).seat_of(member)
 
     # -- rooms and seats -------------------------------------------------------------------------------------
 
@@ -242,6 +269,8 @@ class RoomService:
             s.add(Seat(room_id=room.id, seat_no=1, member_id=member.id))
             s.flush()
             state = self._state(s, room)
+            state.dirty = True
+            state.seats = self._load_seats(s, room.id)
             rules = RuleSet.from_json(room.rules)
             match = Match(rules, self.rng_factory())
             state.match = match
@@ -264,23 +293,25 @@ class RoomService:
             for seat in repo.seats(s, room.id):
                 if seat.member_id == member.id:
                     seat.left_at = self.clock()
+            s.flush()
             state = self._state(s, room)
-            version = room.version
+            state.dirty = True
+            state.seats = self._load_seats(s, room.id)
             if state.match is not None and not state.match.over and state.forfeit is None:
                 state.forfeit = seat_no
                 version = self._commit(s, room, state, [{"kind": "forfeit", "seat": seat_no}])
-            elif state.match is None:
-                room.status = "closed"
+            else:
+                version = self._commit(s, room, state, [{"kind": "left", "seat": seat_no}])
+                if state.match is None:
+                    room.status = "closed"
         self._publish(room.id, version)
 
     def rematch(self, code: str, member: Member) -> str:
         """After a match, either player opens a new room with the same rules; both see its code."""
         with self._room_tx(code) as (s, room):
-            if self._seat_of(s, room, member) is None and not any(
-                x.member_id == member.id for x in repo.seats(s, room.id, current=False)
-            ):
-                raise RoomError("only a player of this room can ask for a rematch", code="not_seated")
             state = self._state(s, room)
+            if state.ever_seated(member) is None:
+                raise RoomError("only a player of this room can ask for a rematch", code="not_seated")
             if state.rematch is not None:
                 return state.rematch
             if state.match is None or not (state.match.over or state.forfeit is not None):
@@ -297,27 +328,24 @@ class RoomService:
         with self.db.transaction() as s:
             out = []
             for room in repo.rooms_of(s, member.id):
-                names = self._names(s, room)
-                mine = next((x for x in repo.seats(s, room.id, current=False) if x.member_id == member.id), None)
+                with self._lock(room.id):
+                    state = self._state(s, room)
                 out.append({
                     "code": room.code, "status": room.status, "decks": room.rules.get("decks"),
-                    "players": names, "seated": mine is not None and mine.left_at is None,
+                    "players": self._names(state), "seated": state.seat_of(member) is not None,
                     "updated_at": room.updated_at.isoformat(),
                 })
             return out
 
     # -- reading ----------------------------------------------------------------------------------------------
 
-    def _names(self, s: Session, room: Room) -> list[dict[str, Any]]:
-        out = []
-        for seat in repo.seats(s, room.id, current=False):
-            m = s.get(Member, seat.member_id)
-            out.append({"seat": seat.seat_no, "name": m.display_name if m else "?", "left": seat.left_at is not None})
-        return out
+    @staticmethod
+    def _names(state: _Cached) -> list[dict[str, Any]]:
+        return [{"seat": x.seat, "name": x.name, "left": x.left} for x in state.seats]
 
     def _state_for(self, s: Session, room: Room, member: Member | None) -> dict[str, Any]:
         state = self._state(s, room)
-        seat = self._seat_of(s, room, member)
+        seat = state.seat_of(member)
         match = state.match
         now = self.clock()
         deadline = room.deadline
@@ -328,7 +356,7 @@ class RoomService:
             "version": room.version,
             "status": room.status,
             "decks": room.rules.get("decks"),
-            "players": self._names(s, room),
+            "players": self._names(state),
             "you": seat,
             "spectator": seat is None,
             "server_time": now.isoformat(),
@@ -378,11 +406,9 @@ class RoomService:
             if room is None:
                 raise RoomError(f"no room with code {code!r}", code="room_not_found")
             with self._lock(room.id):
-                seat = self._seat_of(s, room, member)
-                if seat is None:
-                    past = [x for x in repo.seats(s, room.id, current=False) if member and x.member_id == member.id]
-                    seat = past[0].seat_no if past else None
-                match = self._state(s, room).match
+                state = self._state(s, room)
+                seat = state.ever_seated(member)
+                match = state.match
                 if match is None:
                     return []
                 return [

@@ -121,6 +121,15 @@ def seats(session: Session, room_id: int, *, current: bool = True) -> list[Seat]
     return list(session.scalars(query))
 
 
+def seats_with_members(session: Session, room_id: int) -> list[tuple[Seat, Member]]:
+    """Every seat ever taken in the room with its member, lowest seat first (one query)."""
+    query = (
+        select(Seat, Member).join(Member, Member.id == Seat.member_id).where(Seat.room_id == room_id)
+        .order_by(Seat.seat_no, Seat.id)
+    )
+    return [(seat, member) for seat, member in session.execute(query)]
+
+
 def rooms_of(session: Session, member_id: int) -> list[Room]:
     """Rooms where the member has a seat (current or past), newest first."""
     mine = select(Seat.room_id).where(Seat.member_id == member_id)
