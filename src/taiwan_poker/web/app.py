@@ -119,6 +119,7 @@ def create_app(
     app.state.settings = settings
     app.state.db = Database(settings.database_url)
     app.state.db.migrate()
+    app.state.session_cache = members_api.SessionCache(app.state.db)
     app.state.rooms = RoomService(app.state.db, RoomHub(), action_clock=settings.action_clock_seconds)
     app.state.google_verifier = (
         GoogleTokenVerifier(settings.google_client_id) if settings.google_client_id else None

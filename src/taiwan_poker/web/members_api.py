@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hmac
 import secrets
+import threading
+import time
 import unicodedata
 from typing import Annotated, Any
 from urllib.parse import quote
@@ -46,15 +48,45 @@ def services(request: Request) -> tuple[Settings, Database, RoomService]:
     return state.settings, state.db, state.rooms
 
 
-def member_from_token(db: Database, token: str | None) -> Member | None:
-    if not token:
-        return None
-    with db.transaction() as s:
-        return repo.member_for_session(s, token)
+class SessionCache:
+    """Session token → member, remembered for a few seconds so a busy table does not hit the database per request.
+
+    Sign-out and sign-in rotation forget the token at once in this process;
+    ``ttl`` bounds how long another process could still honour a session it ended.
+    """
+
+    def __init__(self, db: Database, ttl: float = 5.0, capacity: int = 50_000) -> None:
+        self.db = db
+        self.ttl = ttl
+        self.capacity = capacity
+        self._entries: dict[str, tuple[float, Member | None]] = {}
+        self._guard = threading.Lock()
+
+    def member(self, token: str | None) -> Member | None:
+        if not token:
+            return None
+        now = time.monotonic()
+        with self._guard:
+            hit = self._entries.get(token)
+        if hit is not None and hit[0] > now:
+            return hit[1]
+        with self.db.transaction() as s:
+            member = repo.member_for_session(s, token)
+        with self._guard:
+            if len(self._entries) >= self.capacity:
+                self._entries.clear()
+            self._entries[token] = (now + self.ttl, member)
+        return member
+
+    def forget(self, token: str | None) -> None:
+        if token:
+            with self._guard:
+                self._entries.pop(token, None)
 
 
 def optional_member(request: Request) -> Member | None:
-    return member_from_token(request.app.state.db, request.cookies.get(SESSION_COOKIE))
+    cache: SessionCache = request.app.state.session_cache
+    return cache.member(request.cookies.get(SESSION_COOKIE))
 
 
 def require_member(request: Request) -> Member:
@@ -86,8 +118,10 @@ def member_json(member: Member | None) -> dict[str, Any] | None:
 def _start_session(request: Request, response: Response, member: Member) -> None:
     """A new session (rotated: the old one, if any, ends) and a fresh CSRF token."""
     settings, db, _ = services(request)
+    old = request.cookies.get(SESSION_COOKIE)
     with db.transaction() as s:
-        token = repo.start_session(s, member.id, replaces=request.cookies.get(SESSION_COOKIE))
+        token = repo.start_session(s, member.id, replaces=old)
+    request.app.state.session_cache.forget(old)
     secure = settings.secure_cookies
     response.set_cookie(SESSION_COOKIE, token, max_age=SESSION_MAX_AGE, httponly=True, secure=secure,
                         samesite="lax", path="/")
@@ -162,6 +196,7 @@ def sign_out(request: Request, response: Response) -> dict[str, bool]:
     if token:
         with request.app.state.db.transaction() as s:
             repo.end_session(s, token)
+        request.app.state.session_cache.forget(token)
     response.delete_cookie(SESSION_COOKIE, path="/")
     response.delete_cookie(CSRF_COOKIE, path="/")
     return {"ok": True}

@@ -22,7 +22,7 @@ from ..errors import TaiwanPokerError
 from ..rooms.service import RoomService
 from ..store.models import Member
 from .i18n import LANG_COOKIE, error_message, negotiate
-from .members_api import SESSION_COOKIE, act_json, member_from_token
+from .members_api import SESSION_COOKIE, act_json
 
 router = APIRouter()
 log = logging.getLogger("taiwan_poker.web.ws")
@@ -73,7 +73,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     if not _origin_ok(ws):
         await ws.close(code=1008)
         return
-    member = await asyncio.to_thread(member_from_token, ws.app.state.db, ws.cookies.get(SESSION_COOKIE))
+    member = await asyncio.to_thread(ws.app.state.session_cache.member, ws.cookies.get(SESSION_COOKIE))
     await ws.accept()
     try:
         room_id = await asyncio.to_thread(rooms.room_id, code)
