@@ -511,7 +511,7 @@ class RoomService:
         """The server's own clock: time out abandoned turns and deal the next hand after a showdown pause."""
         now = self.clock()
         with self.db.transaction() as s:
-            due = list(s.scalars(select(Room).where(Room.deadline.is_not(None), Room.status == "playing")))
+            due = list(s.scalars(select(Room).where(Room.deadline <= now, Room.status == "playing")))
         changed = []
         for room in due:
             deadline = room.deadline

@@ -103,8 +103,8 @@ async def room_socket(ws: WebSocket, code: str) -> None:
 
         async def pushes() -> None:
             while True:
-                await sub.next_version()
-                await send_state()
+                if await sub.next_version() > sent:  # skip versions this socket already has (its own replies)
+                    await send_state()
 
         pusher = asyncio.create_task(pushes())
         try:

@@ -1,0 +1,206 @@
+"""Load test of member rooms through the real HTTP and WebSocket API on loopback.
+
+Starts ``taiwan-poker serve`` in a subprocess (SQLite in a fresh data
+directory, or a fresh schema of the machine's PostgreSQL), signs in two
+simulated members per room, seats them, and lets them play heads-up over
+WebSockets: each acts when the server says it is their turn, after a human-like
+think time.  Prints actions per second, the latency from an action being sent
+to the opponent receiving the new state (p50 / p95 / p99), and errors, for
+each room count.  Bounded: every level runs for ``--seconds``.
+
+    .venv/bin/python benchmarks/bench_rooms_load.py [--rooms 50,200,500] [--backends sqlite,postgresql]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import sqlalchemy as sa
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.server_process import ServerProcess  # noqa: E402
+
+PG_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+@dataclass
+class Level:
+    rooms: int
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: list[str] = field(default_factory=list)
+    pending: dict[str, tuple[float, int, int]] = field(default_factory=dict)  # room -> (sent, version, seat)
+
+
+async def sign_in(http: httpx.AsyncClient, name: str) -> dict[str, str]:
+    http.cookies.clear()
+    r = await http.post("/api/auth/local", json={"name": name})
+    r.raise_for_status()
+    http.cookies.clear()
+    return {"cookie": f"tp_session={r.cookies['tp_session']}; tp_csrf={r.cookies['tp_csrf']}",
+            "csrf": r.cookies["tp_csrf"]}
+
+
+async def setup_room(base: str, i: int, sem: asyncio.Semaphore) -> tuple[str, list[dict[str, str]]]:
+    async with sem, httpx.AsyncClient(base_url=base, timeout=60) as http:
+        a = await sign_in(http, f"A{i}")
+        b = await sign_in(http, f"B{i}")
+        r = await http.post("/api/rooms", json={"decks": 2},
+                            headers={"cookie": a["cookie"], "x-csrf-token": a["csrf"]})
+        r.raise_for_status()
+        code = r.json()["code"]
+        r = await http.post(f"/api/rooms/{code}/join", headers={"cookie": b["cookie"], "x-csrf-token": b["csrf"]})
+        r.raise_for_status()
+        return code, [a, b]
+
+
+def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    acts = legal["actions"]
+    if "bet" in acts and rng.random() < 0.15:
+        return {"kind": "bet", "to": legal["min_bet_to"]}
+    if "raise" in acts and rng.random() < 0.1:
+        return {"kind": "raise", "to": legal["min_raise_to"]}
+    for kind in ("check", "call"):
+        if kind in acts:
+            return {"kind": kind}
+    return {"kind": "fold"}
+
+
+async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str, str], level: Level,
+                 think: tuple[float, float], rng: random.Random, stop: asyncio.Event) -> None:
+    acted_on = -1
+    async with websockets.connect(ws_url, additional_headers={"Cookie": creds["cookie"], "Origin": origin},
+                                  max_size=2**20) as ws:
+
+        async def act_later(version: int, message: dict[str, Any]) -> None:
+            await asyncio.sleep(rng.uniform(*think))
+            if stop.is_set():
+                return
+            level.pending[code] = (time.perf_counter(), version, seat)
+            await ws.send(json.dumps(message))
+
+        tasks: set[asyncio.Task[None]] = set()
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except TimeoutError:
+                continue
+            now = time.perf_counter()
+            msg = json.loads(raw)
+            if msg.get("type") == "error":
+                if msg["error"]["code"] not in ("stale_version", "duplicate", "no_hand", "hand_in_progress"):
+                    level.errors.append(msg["error"]["code"])
+                continue
+            if msg.get("type") != "state":
+                continue
+            st = msg["state"]
+            pend = level.pending.get(code)
+            if pend is not None and pend[2] != seat and st["version"] > pend[1]:
+                level.latencies.append(now - pend[0])
+                level.actions += 1
+                del level.pending[code]
+            hand = st.get("hand")
+            if not hand or st["version"] <= acted_on or (st.get("match") or {}).get("over"):
+                continue
+            if not hand["complete"] and hand["to_act"] == seat and "legal" in hand:
+                acted_on = st["version"]
+                message = {"type": "action", "version": st["version"], "key": uuid.uuid4().hex,
+                           "action": choose(hand["legal"], rng)}
+            elif hand["complete"] and seat == 0:
+                acted_on = st["version"]
+                message = {"type": "next", "version": st["version"]}
+            else:
+                continue
+            task = asyncio.create_task(act_later(st["version"], message))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        for task in tasks:
+            task.cancel()
+
+
+async def run_level(base: str, rooms: int, seconds: float, think: tuple[float, float]) -> Level:
+    level = Level(rooms)
+    sem = asyncio.Semaphore(20)
+    tables = await asyncio.gather(*(setup_room(base, i, sem) for i in range(rooms)))
+    stop = asyncio.Event()
+    ws_base = base.replace("http://", "ws://")
+    rng = random.Random(rooms)
+    players = [
+        asyncio.create_task(player(f"{ws_base}/ws/rooms/{code}", base, code, seat, creds[seat], level, think,
+                                   random.Random(rng.random()), stop))
+        for code, creds in tables for seat in (0, 1)
+    ]
+    await asyncio.sleep(seconds)
+    stop.set()
+    results = await asyncio.gather(*players, return_exceptions=True)
+    level.errors += [type(r).__name__ for r in results if isinstance(r, BaseException)]
+    return level
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[p - 1] * 1000 if len(values) > 1 else values[0]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rooms", default="50,200,500")
+    ap.add_argument("--backends", default="sqlite,postgresql")
+    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--think", default="1,3", help="think time range in seconds, e.g. 1,3")
+    args = ap.parse_args()
+    think = tuple(float(x) for x in args.think.split(","))
+    assert len(think) == 2
+    rows = []
+    for backend in args.backends.split(","):
+        for rooms in (int(x) for x in args.rooms.split(",")):
+            tmp = Path(tempfile.mkdtemp(prefix="tp-load-"))
+            env = {}
+            schema = None
+            if backend == "postgresql":
+                schema = f"tp_load_{secrets.token_hex(4)}"
+                with sa.create_engine(PG_ADMIN_URL).begin() as conn:
+                    conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+                env["DATABASE_URL"] = f"{PG_ADMIN_URL}?options=-csearch_path%3D{schema}"
+            server = ServerProcess(tmp / "data", tmp / "server.log", env)
+            base = server.start()
+            try:
+                level = asyncio.run(run_level(base, rooms, args.seconds, think))  # type: ignore[arg-type]
+            finally:
+                server.stop()
+                if schema:
+                    with sa.create_engine(PG_ADMIN_URL).begin() as conn:
+                        conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+            lat = level.latencies
+            rows.append((backend, rooms, level.actions / args.seconds, pct(lat, 50), pct(lat, 95), pct(lat, 99),
+                         len(level.errors), sorted(set(level.errors))[:3]))
+            print(f"{backend:10} rooms={rooms:4} done", flush=True)
+    print(f"\nthink time {think[0]:g}–{think[1]:g} s per decision, {args.seconds:g} s per level, "
+          f"load average {os.getloadavg()[0]:.2f}; latency = action sent → opponent receives the new state")
+    print(f"{'backend':10} {'rooms':>5} {'actions/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    for backend, rooms, aps, p50, p95, p99, errors, kinds in rows:
+        print(f"{backend:10} {rooms:>5} {aps:>10.1f} {p50:>8.1f} {p95:>8.1f} {p99:>8.1f} {errors:>7} "
+              f"{' '.join(kinds)}")
+    print("target: 500 rooms with p99 < 150 ms and no errors")
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(KeyboardInterrupt):
+        main()
