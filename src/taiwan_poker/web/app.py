@@ -15,10 +15,12 @@ from urllib.parse import urlsplit
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from swagger_ui_bundle import swagger_ui_path
 
 from .. import __version__
 from ..auth.google import GoogleTokenVerifier
@@ -110,6 +112,8 @@ def create_app(
     settings = settings or Settings.from_env(data_dir, host)
     app = FastAPI(
         lifespan=_lifespan,
+        docs_url=None,
+        redoc_url=None,
         title="台灣撲克 Taiwan Poker",
         version=__version__,
         description="多副牌德州撲克：規則、機率、實驗桌與練習室。僅供練習，無現金下注或兌現。 "
@@ -131,6 +135,15 @@ def create_app(
         threading.Thread(target=_warm_up, name="taiwan-poker-warm-up", daemon=True).start()
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.mount("/static-docs", StaticFiles(directory=swagger_ui_path), name="static-docs")
+
+    @app.get("/docs", include_in_schema=False)
+    def api_docs() -> HTMLResponse:
+        """The OpenAPI docs, served from this server (no CDN: the docs work offline)."""
+        return get_swagger_ui_html(openapi_url=app.openapi_url or "/openapi.json", title=f"{app.title} — API",
+                                   swagger_js_url="/static-docs/swagger-ui-bundle.js",
+                                   swagger_css_url="/static-docs/swagger-ui.css",
+                                   swagger_favicon_url="/static/img/favicon.svg")
     templates = Jinja2Templates(directory=HERE / "templates")
     templates.env.globals["card_aria"] = card_aria
     templates.env.globals["version"] = __version__
