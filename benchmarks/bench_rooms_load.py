@@ -34,7 +34,7 @@ import sqlalchemy as sa
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.server_process import ServerProcess  # noqa: E402
+from tests.server_process import ServerProcess
 
 PG_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 

@@ -410,8 +410,8 @@ def test_equity_unknown_job(client: TestClient) -> None:
 
 
 def test_browser_scripts_get_every_message_they_use() -> None:
-    from taiwan_poker.web.app import JS_PREFIXES
     from taiwan_poker.web.member_pages import MEMBER_JS
+    from taiwan_poker.web.rendering import JS_PREFIXES
 
     root = Path(__file__).resolve().parents[2] / "src" / "taiwan_poker" / "web" / "static" / "js"
     member_scripts = {"member.js", "signin.js", "lobby.js", "room.js", "history.js"}  # pages with their own block

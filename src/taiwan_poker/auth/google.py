@@ -79,7 +79,7 @@ class GoogleTokenVerifier:
         if not isinstance(token, str) or token.count(".") != 2:
             raise TokenRejected("malformed ID token")
         try:
-            header = google.auth.jwt.decode_header(token)
+            header = google.auth.jwt.decode_header(token)  # type: ignore[no-untyped-call]
         except (ValueError, google.auth.exceptions.GoogleAuthError):
             raise TokenRejected("malformed ID token header") from None
         if header.get("alg") not in ALLOWED_ALGORITHMS:

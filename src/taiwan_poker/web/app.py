@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
@@ -18,9 +16,8 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from swagger_ui_bundle import swagger_ui_path
+from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from .. import __version__
 from ..auth.google import GoogleTokenVerifier
@@ -34,22 +31,14 @@ from ..trainer.lab import LabHand
 from . import member_pages, members_api, members_ws, odds_page, views
 from .api import router as api_router
 from .config import Settings
-from .i18n import LANG_COOKIE, LANGS, card_aria, catalogue, error_message, normalise, t
+from .i18n import LANG_COOKIE, error_message, normalise, t
 from .jobs import JobRunner
+from .rendering import render
 from .sessions import SessionStore
 from .state import Score, lang_of
 
 HERE = Path(__file__).parent
 log = logging.getLogger("taiwan_poker.web")
-FOUR_COLOUR_COOKIE = "tp_fourcolour"
-PAGES = ("home", "rules", "odds", "calculators", "lab", "practice")
-PATHS = {"home": "/", "rules": "/rules", "odds": "/odds", "calculators": "/calculators", "lab": "/lab",
-         "practice": "/practice"}
-# Keys the browser scripts need (the pages themselves render everything else on the server).
-JS_PREFIXES = ("js.", "card.", "rank.", "suit.", "street.", "category.", "error.", "target.", "lab.", "calc.",
-               "practice.correct", "practice.wrong",
-               "practice.score", "drill.")
-
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
@@ -144,12 +133,6 @@ def create_app(
                                    swagger_js_url="/static-docs/swagger-ui-bundle.js",
                                    swagger_css_url="/static-docs/swagger-ui.css",
                                    swagger_favicon_url="/static/img/favicon.svg")
-    templates = Jinja2Templates(directory=HERE / "templates")
-    templates.env.globals["card_aria"] = card_aria
-    templates.env.globals["version"] = __version__
-    js_messages = {lang: json.dumps({k: v for k, v in catalogue(lang).items() if k.startswith(JS_PREFIXES)},
-                                    ensure_ascii=False).replace("</", "<\\/") for lang in LANGS}
-
     @app.exception_handler(TaiwanPokerError)
     async def core_error(request: Request, exc: TaiwanPokerError) -> JSONResponse:
         status = {"no_lab_hand": 404, "no_job": 404, "hand_over": 409, "internal_error": 500,
@@ -174,20 +157,6 @@ def create_app(
             return _error(exc.status_code, code, message)
         return render(request, "error.html", "home", status_code=exc.status_code, message=message)
 
-    def render(request: Request, template: str, page: str, status_code: int = 200, **ctx: Any) -> HTMLResponse:
-        lang = lang_of(request)
-        other = "en" if lang == "zh-TW" else "zh-TW"
-
-        def tr(key: str, **params: Any) -> str:
-            return t(lang, key, **params)
-
-        return templates.TemplateResponse(request, template, {
-            "lang": lang, "other_lang": other, "t": tr, "page": page, "paths": PATHS, "pages": PAGES,
-            "four_colour": request.cookies.get(FOUR_COLOUR_COOKIE) == "1",
-            "js_messages": js_messages[lang], "path": request.url.path, **ctx,
-        }, status_code=status_code)
-
-    app.state.render = render
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def home_page(request: Request) -> HTMLResponse:

@@ -240,7 +240,7 @@ def lobby(request: Request, member: MemberDep) -> dict[str, Any]:
 @router.post("/api/rooms", tags=["rooms"], dependencies=[Csrf])
 def create_room(request: Request, member: MemberDep, body: NewRoom | None = None) -> dict[str, str]:
     """Open a heads-up room (2,000 chips, blinds 10/20) and take seat 0."""
-    code = services(request)[2].create_room(member, (body or NewRoom()).decks)
+    code = services(request)[2].create_room(member, body.decks if body else 2)
     return {"code": code, "url": room_url(request, code)}
 
 

@@ -1,4 +1,4 @@
-"""Rendering a page with the shared layout, for routers outside the app factory.
+"""Rendering a page with the shared layout: navigation, language, messages for the browser scripts.
 
 The same templates directory, globals and base context as the factory's own
 pages (language, the other language, ``t``, navigation, four-colour cookie,
@@ -24,6 +24,13 @@ from .state import lang_of
 
 HERE = Path(__file__).parent
 FOUR_COLOUR_COOKIE = "tp_fourcolour"
+PAGES = ("home", "rules", "odds", "calculators", "lab", "practice")
+PATHS = {"home": "/", "rules": "/rules", "odds": "/odds", "calculators": "/calculators", "lab": "/lab",
+         "practice": "/practice"}
+# Keys the browser scripts need (the pages themselves render everything else on the server).
+JS_PREFIXES = ("js.", "card.", "rank.", "suit.", "street.", "category.", "error.", "target.", "lab.", "calc.",
+               "practice.correct", "practice.wrong",
+               "practice.score", "drill.")
 templates = Jinja2Templates(directory=HERE / "templates")
 templates.env.globals["card_aria"] = card_aria
 templates.env.globals["version"] = __version__
@@ -42,8 +49,6 @@ def js_messages(lang: str, prefixes: tuple[str, ...]) -> str:
 def render(request: Request, template: str, page: str, status_code: int = 200, *,
            extra_js_prefixes: tuple[str, ...] = (), **ctx: Any) -> HTMLResponse:
     """``template`` in the reader's language with the shared layout's context."""
-    from .app import JS_PREFIXES, PAGES, PATHS  # the factory's own navigation and shared script messages
-
     lang = lang_of(request)
     other = "en" if lang == "zh-TW" else "zh-TW"
 
