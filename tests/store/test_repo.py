@@ -6,6 +6,7 @@ import datetime as dt
 import threading
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 from taiwan_poker.store import repo
 from taiwan_poker.store.db import Database
@@ -110,5 +111,7 @@ def test_idempotency_key_is_remembered_once(db: Database) -> None:
         repo.record_action_key(s, room.id, member.id, "k1", 5)
     with db.transaction() as s:
         assert repo.used_action_key(s, room.id, member.id, "k1") == 5
-        with pytest.raises(repo.StaleVersion):
-            repo.record_action_key(s, room.id, member.id, "k1", 6)
+    with pytest.raises(IntegrityError), db.transaction() as s:
+        repo.record_action_key(s, room.id, member.id, "k1", 6)
+    with db.transaction() as s:
+        assert repo.used_action_key(s, room.id, member.id, "k1") == 5

@@ -28,7 +28,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..cards import RandomSource, live_rng
 from ..errors import TaiwanPokerError
@@ -167,6 +169,7 @@ class RoomService:
         self.clock = clock
         self.rng_factory = rng_factory
         self._cache: dict[int, _Cached] = {}
+        self._ids: dict[str, int] = {}
         self._locks: dict[int, threading.Lock] = {}
         self._locks_guard = threading.Lock()
 
@@ -176,14 +179,22 @@ class RoomService:
         with self._locks_guard:
             return self._locks.setdefault(room_id, threading.Lock())
 
+    def room_id(self, code: str) -> int:
+        """The id of the room with this code (codes never change, so it is remembered)."""
+        key = code.strip().upper()
+        room_id = self._ids.get(key)
+        if room_id is None:
+            with self.db.transaction() as s:
+                room = repo.room_by_code(s, key)
+                if room is None:
+                    raise RoomError(f"no room with code {code!r}", code="room_not_found")
+                room_id = self._ids[key] = room.id
+        return room_id
+
     @contextmanager
     def _room_tx(self, code: str) -> Iterator[tuple[Session, Room]]:
         """Lock the room in this process, open a transaction, load the room; forget the cache on failure."""
-        with self.db.transaction() as s:
-            room = repo.room_by_code(s, code)
-            if room is None:
-                raise RoomError(f"no room with code {code!r}", code="room_not_found")
-        room_id = room.id
+        room_id = self.room_id(code)
         with self._lock(room_id):
             try:
                 with self.db.transaction() as s:
@@ -196,12 +207,18 @@ class RoomService:
                     del self._cache[room_id]
                 raise
 
-    def _state(self, s: Session, room: Room) -> _Cached:
+    def _state(self, s: Session | None, room: Room | repo.RoomRow) -> _Cached:
         """The room's match at its current version (cached; rebuilt from the log when stale)."""
         cached = self._cache.get(room.id)
         if cached is not None and cached.version == room.version:
             return cached
-        cached = replay(repo.load_events(s, room.id), self.rng_factory)
+        if s is None:
+            with self.db.transaction() as fresh:
+                return self._rebuild(fresh, room)
+        return self._rebuild(s, room)
+
+    def _rebuild(self, s: Session, room: Room | repo.RoomRow) -> _Cached:
+        cached = replay(repo.load_events(s, room.id)[: room.version], self.rng_factory)
         cached.version = room.version
         cached.seats = self._load_seats(s, room.id)
         self._cache[room.id] = cached
@@ -215,29 +232,32 @@ class RoomService:
         )
 
     def _commit(self, s: Session, room: Room, state: _Cached, payloads: list[dict[str, Any]]) -> int:
-        """Store the events the cached state already applied; the version bump fails if anyone wrote first."""
+        """Store the events the cached state already applied; the version bump fails if anyone wrote first.
+
+        One UPDATE moves the version, the status and the action clock together.
+        """
         state.dirty = True
-        version = repo.append_events(s, room.id, room.version, payloads)
-        s.refresh(room)
+        status, deadline = self._clock_after(state)
+        version = repo.append_events(s, room.id, room.version, payloads, status=status, deadline=deadline)
+        for name, value in (("version", version), ("status", status), ("deadline", deadline)):
+            set_committed_value(room, name, value)
         state.version = version
-        self._set_deadline(room, state)
         s.flush()
         state.dirty = False
         return version
 
-    def _set_deadline(self, room: Room, state: _Cached) -> None:
+    def _clock_after(self, state: _Cached) -> tuple[str, dt.datetime | None]:
+        """The room's status and action-clock deadline for the state just reached."""
         match = state.match
         now = self.clock()
-        if match is None or state.forfeit is not None or match.over:
-            room.deadline = None
-            room.status = "waiting" if match is None else "finished"
-            return
-        room.status = "playing"
+        if match is None:
+            return "waiting", None
+        if state.forfeit is not None or match.over:
+            return "finished", None
         hand = match.hand
         if hand is not None and not hand.complete:
-            room.deadline = now + dt.timedelta(seconds=match.rules.action_clock)
-        else:
-            room.deadline = now + NEXT_HAND_DELAY
+            return "playing", now + dt.timedelta(seconds=match.rules.action_clock)
+        return "playing", now + NEXT_HAND_DELAY
 
     @staticmethod
     def _hand_payloads(hand: Hand, since: int, hand_no: int) -> list[dict[str, Any]]:
@@ -343,7 +363,7 @@ class RoomService:
     def _names(state: _Cached) -> list[dict[str, Any]]:
         return [{"seat": x.seat, "name": x.name, "left": x.left} for x in state.seats]
 
-    def _state_for(self, s: Session, room: Room, member: Member | None) -> dict[str, Any]:
+    def _state_for(self, s: Session | None, room: Room | repo.RoomRow, member: Member | None) -> dict[str, Any]:
         state = self._state(s, room)
         seat = state.seat_of(member)
         match = state.match
@@ -384,37 +404,28 @@ class RoomService:
         return out
 
     def state(self, code: str, member: Member | None) -> dict[str, Any]:
-        """The room as this member (or a spectator) may see it."""
-        with self.db.transaction() as s:
-            room = repo.room_by_code(s, code)
-            if room is None:
+        """The room as this member (or a spectator) may see it (one light read when the cache is current)."""
+        room_id = self.room_id(code)
+        with self._lock(room_id):
+            row = repo.room_row(self.db.engine, room_id)
+            if row is None:
                 raise RoomError(f"no room with code {code!r}", code="room_not_found")
-            with self._lock(room.id):
-                return self._state_for(s, room, member)
-
-    def room_id(self, code: str) -> int:
-        with self.db.transaction() as s:
-            room = repo.room_by_code(s, code)
-            if room is None:
-                raise RoomError(f"no room with code {code!r}", code="room_not_found")
-            return room.id
+            return self._state_for(None, row, member)
 
     def history(self, code: str, member: Member | None) -> list[dict[str, Any]]:
         """Every hand of the room as this member may see it: own cards, board, actions, pots, shown hands."""
-        with self.db.transaction() as s:
-            room = repo.room_by_code(s, code)
-            if room is None:
-                raise RoomError(f"no room with code {code!r}", code="room_not_found")
-            with self._lock(room.id):
-                state = self._state(s, room)
-                seat = state.ever_seated(member)
-                match = state.match
-                if match is None:
-                    return []
-                return [
-                    {"hand_no": i + 1, "final": view(hand, seat), "events": events_for(hand, seat)}
-                    for i, hand in enumerate(match.hands)
-                ]
+        room_id = self.room_id(code)
+        with self._lock(room_id), self.db.transaction() as s:
+            room = s.get(Room, room_id)
+            assert room is not None
+            state = self._state(s, room)
+            seat = state.ever_seated(member)
+            if state.match is None:
+                return []
+            return [
+                {"hand_no": i + 1, "final": view(hand, seat), "events": events_for(hand, seat)}
+                for i, hand in enumerate(state.match.hands)
+            ]
 
     # -- changing -------------------------------------------------------------------------------------------
 
@@ -431,6 +442,12 @@ class RoomService:
     def act(self, code: str, member: Member, action: object, version: object, key: object = None) -> ActResult:
         """Apply the member's action made against ``version``; stale or repeated requests change nothing."""
         parsed = parse_room_action(action)
+        try:
+            return self._act(code, member, parsed, version, key)
+        except IntegrityError:  # the same key committed by another process between our check and our write
+            return ActResult(False, self.state(code, member), "duplicate")
+
+    def _act(self, code: str, member: Member, parsed: Action, version: object, key: object) -> ActResult:
         with self._room_tx(code) as (s, room):
             seat, idem = self._guard(s, room, member, version, key)
             if idem is not None and repo.used_action_key(s, room.id, member.id, idem) is not None:

@@ -6,10 +6,9 @@ import datetime as dt
 import hashlib
 import secrets
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import delete, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Engine, delete, select, update
 from sqlalchemy.orm import Session
 
 from ..errors import TaiwanPokerError
@@ -18,6 +17,26 @@ from .models import ActionKey, Member, Room, RoomEvent, Seat, WebSession, utcnow
 ROOM_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 ROOM_CODE_LENGTH = 6
 SESSION_TTL = dt.timedelta(days=30)
+
+
+class RoomRow(NamedTuple):
+    """The columns of a room a view needs, read without an ORM session."""
+
+    id: int
+    code: str
+    version: int
+    status: str
+    deadline: dt.datetime | None
+    rules: dict[str, Any]
+
+
+def room_row(engine: Engine, room_id: int) -> RoomRow | None:
+    """One autocommit read of a room's view columns (a single round trip on PostgreSQL)."""
+    t = Room.__table__
+    query = select(t.c.id, t.c.code, t.c.version, t.c.status, t.c.deadline, t.c.rules).where(t.c.id == room_id)
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        row = conn.execute(query).first()
+    return RoomRow(*row) if row is not None else None
 
 
 class StaleVersion(TaiwanPokerError):
@@ -140,11 +159,15 @@ def rooms_of(session: Session, member_id: int) -> list[Room]:
 # --- the event log -------------------------------------------------------------------------------------------------
 
 
-def append_events(session: Session, room_id: int, expected_version: int, payloads: Sequence[dict[str, Any]]) -> int:
+def append_events(
+    session: Session, room_id: int, expected_version: int, payloads: Sequence[dict[str, Any]],
+    **room_values: Any,
+) -> int:
     """Append events after ``expected_version`` and return the new version, or raise :class:`StaleVersion`.
 
-    The version bump is the first statement of the transaction, so concurrent
-    writers serialise on it and exactly one of them wins.
+    The version bump (with any ``room_values``, e.g. status and deadline) is one
+    UPDATE guarded by the expected version, so concurrent writers serialise on
+    it and exactly one of them wins.
     """
     if not payloads:
         return expected_version
@@ -152,7 +175,8 @@ def append_events(session: Session, room_id: int, expected_version: int, payload
     result = session.execute(
         update(Room)
         .where(Room.id == room_id, Room.version == expected_version)
-        .values(version=new_version, updated_at=utcnow())
+        .values(version=new_version, updated_at=utcnow(), **room_values)
+        .execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise StaleVersion(f"room {room_id} is no longer at version {expected_version}", room=room_id)
@@ -179,9 +203,10 @@ def used_action_key(session: Session, room_id: int, member_id: int, key: str) ->
 
 
 def record_action_key(session: Session, room_id: int, member_id: int, key: str, version: int) -> None:
-    """Remember an idempotency key with the version its action produced (a duplicate raises :class:`StaleVersion`)."""
-    try:
-        with session.begin_nested():
-            session.add(ActionKey(room_id=room_id, member_id=member_id, key=key[:64], version=version))
-    except IntegrityError:
-        raise StaleVersion("this action was already applied", code="duplicate_action") from None
+    """Remember an idempotency key with the version its action produced.
+
+    A key used twice violates the unique constraint at flush (``IntegrityError``),
+    which fails the whole transaction: the repeated action is not stored.
+    """
+    session.add(ActionKey(room_id=room_id, member_id=member_id, key=key[:64], version=version))
+    session.flush()
