@@ -193,19 +193,24 @@ class RoomService:
 
     @contextmanager
     def _room_tx(self, code: str) -> Iterator[tuple[Session, Room]]:
-        """Lock the room in this process, open a transaction, load the room; forget the cache on failure."""
+        """Lock the room in this process, then open a transaction on it (see :meth:`_tx`)."""
         room_id = self.room_id(code)
-        with self._lock(room_id):
-            try:
-                with self.db.transaction() as s:
-                    live = s.get(Room, room_id)
-                    assert live is not None
-                    yield s, live
-            except BaseException:
-                cached = self._cache.get(room_id)
-                if cached is not None and cached.dirty:  # changed in memory but not stored: rebuild next time
-                    del self._cache[room_id]
-                raise
+        with self._lock(room_id), self._tx(room_id) as pair:
+            yield pair
+
+    @contextmanager
+    def _tx(self, room_id: int) -> Iterator[tuple[Session, Room]]:
+        """A transaction on a room the caller has locked; the cached state is forgotten if the write fails."""
+        try:
+            with self.db.transaction() as s:
+                live = s.get(Room, room_id)
+                assert live is not None
+                yield s, live
+        except BaseException:
+            cached = self._cache.get(room_id)
+            if cached is not None and cached.dirty:  # changed in memory but not stored: rebuild next time
+                del self._cache[room_id]
+            raise
 
     def _state(self, s: Session | None, room: Room | repo.RoomRow) -> _Cached:
         """The room's match at its current version (cached; rebuilt from the log when stale)."""
@@ -448,25 +453,27 @@ class RoomService:
             return ActResult(False, self.state(code, member), "duplicate")
 
     def _act(self, code: str, member: Member, parsed: Action, version: object, key: object) -> ActResult:
-        with self._room_tx(code) as (s, room):
-            seat, idem = self._guard(s, room, member, version, key)
-            if idem is not None and repo.used_action_key(s, room.id, member.id, idem) is not None:
-                return ActResult(False, self._state_for(s, room, member), "duplicate")
-            if version != room.version:
-                return ActResult(False, self._state_for(s, room, member), "stale_version")
-            state = self._state(s, room)
-            hand = self._live_hand(state)
-            if hand.to_act != seat:
-                raise RoomError("it is not your turn", code="not_your_turn")
-            since = hand.version
-            hand.act(parsed, seat=seat)  # raises, changing nothing, when illegal
-            state.dirty = True
-            hand_no = len(state.match.hands) if state.match else 0
-            new_version = self._commit(s, room, state, self._hand_payloads(hand, since, hand_no))
-            if idem is not None:
-                repo.record_action_key(s, room.id, member.id, idem, new_version)
-            out = self._state_for(s, room, member)
-        self._publish(room.id, new_version)
+        room_id = self.room_id(code)
+        with self._lock(room_id):
+            with self._tx(room_id) as (s, room):
+                seat, idem = self._guard(s, room, member, version, key)
+                if idem is not None and repo.used_action_key(s, room.id, member.id, idem) is not None:
+                    return ActResult(False, self._state_for(s, room, member), "duplicate")
+                if version != room.version:
+                    return ActResult(False, self._state_for(s, room, member), "stale_version")
+                state = self._state(s, room)
+                hand = self._live_hand(state)
+                if hand.to_act != seat:
+                    raise RoomError("it is not your turn", code="not_your_turn")
+                since = hand.version
+                hand.act(parsed, seat=seat)  # raises, changing nothing, when illegal
+                state.dirty = True
+                hand_no = len(state.match.hands) if state.match else 0
+                new_version = self._commit(s, room, state, self._hand_payloads(hand, since, hand_no))
+                if idem is not None:
+                    repo.record_action_key(s, room.id, member.id, idem, new_version)
+            out = self._state_for(None, room, member)  # after the commit: the write lock is held briefly
+        self._publish(room_id, new_version)
         return ActResult(True, out)
 
     @staticmethod
@@ -481,20 +488,22 @@ class RoomService:
 
     def timeout(self, code: str, member: Member, version: object) -> ActResult:
         """A seated member presses "time-out" after the clock ran out: check if possible, else fold."""
-        with self._room_tx(code) as (s, room):
-            self._guard(s, room, member, version, None)
-            if version != room.version:
-                return ActResult(False, self._state_for(s, room, member), "stale_version")
-            state = self._state(s, room)
-            hand = self._live_hand(state)
-            deadline = room.deadline
-            if deadline is not None and deadline.tzinfo is None:
-                deadline = deadline.replace(tzinfo=dt.UTC)
-            if deadline is None or self.clock() < deadline:
-                raise RoomError("the action clock has not run out yet", code="clock_running")
-            new_version = self._apply_timeout(s, room, state, hand)
-            out = self._state_for(s, room, member)
-        self._publish(room.id, new_version)
+        room_id = self.room_id(code)
+        with self._lock(room_id):
+            with self._tx(room_id) as (s, room):
+                self._guard(s, room, member, version, None)
+                if version != room.version:
+                    return ActResult(False, self._state_for(s, room, member), "stale_version")
+                state = self._state(s, room)
+                hand = self._live_hand(state)
+                deadline = room.deadline
+                if deadline is not None and deadline.tzinfo is None:
+                    deadline = deadline.replace(tzinfo=dt.UTC)
+                if deadline is None or self.clock() < deadline:
+                    raise RoomError("the action clock has not run out yet", code="clock_running")
+                new_version = self._apply_timeout(s, room, state, hand)
+            out = self._state_for(None, room, member)
+        self._publish(room_id, new_version)
         return ActResult(True, out)
 
     def _apply_timeout(self, s: Session, room: Room, state: _Cached, hand: Hand) -> int:
@@ -506,22 +515,24 @@ class RoomService:
 
     def next_hand(self, code: str, member: Member | None, version: object) -> ActResult:
         """Deal the next hand once the last one is over (a seated player, or the server's sweeper)."""
-        with self._room_tx(code) as (s, room):
-            if member is not None:
-                self._guard(s, room, member, version, None)
-            if version != room.version:
-                return ActResult(False, self._state_for(s, room, member), "stale_version")
-            state = self._state(s, room)
-            match = state.match
-            if match is None or match.over or state.forfeit is not None:
-                raise RoomError("the match is over", code="match_over")
-            if match.hand is not None and not match.hand.complete:
-                raise RoomError("the current hand is still being played", code="hand_in_progress")
-            hand = match.start_hand()
-            state.dirty = True
-            new_version = self._commit(s, room, state, self._hand_payloads(hand, 0, len(match.hands)))
-            out = self._state_for(s, room, member)
-        self._publish(room.id, new_version)
+        room_id = self.room_id(code)
+        with self._lock(room_id):
+            with self._tx(room_id) as (s, room):
+                if member is not None:
+                    self._guard(s, room, member, version, None)
+                if version != room.version:
+                    return ActResult(False, self._state_for(s, room, member), "stale_version")
+                state = self._state(s, room)
+                match = state.match
+                if match is None or match.over or state.forfeit is not None:
+                    raise RoomError("the match is over", code="match_over")
+                if match.hand is not None and not match.hand.complete:
+                    raise RoomError("the current hand is still being played", code="hand_in_progress")
+                hand = match.start_hand()
+                state.dirty = True
+                new_version = self._commit(s, room, state, self._hand_payloads(hand, 0, len(match.hands)))
+            out = self._state_for(None, room, member)
+        self._publish(room_id, new_version)
         return ActResult(True, out)
 
     def sweep(self) -> list[str]:

@@ -7,6 +7,7 @@ import contextlib
 import logging
 import threading
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -80,6 +81,9 @@ async def _sweeper(rooms: RoomService) -> None:
 
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    # database work runs in worker threads (asyncio.to_thread); PostgreSQL round trips release the GIL,
+    # so more threads than cores keep the event loop and the database busy at once
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=32, thread_name_prefix="tp-io"))
     sweeper = asyncio.create_task(_sweeper(app.state.rooms))
     try:
         yield
