@@ -42,7 +42,7 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    return create_engine(url, pool_size=20, max_overflow=20, pool_recycle=1800)
 
 
 def migrate(engine: Engine) -> None:
