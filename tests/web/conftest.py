@@ -7,15 +7,12 @@ without it these tests skip with the reason.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.server_process import ServerProcess
 
 CHROMIUM = Path(os.environ.get("TAIWAN_POKER_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -24,43 +21,13 @@ ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``taiwan-poker serve --port <free port>`` in a subprocess; yields its base URL."""
-    port = _free_port()
-    data = tmp_path_factory.mktemp("data")
-    exe = Path(sys.executable).with_name("taiwan-poker")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-c", "from taiwan_poker.cli import main; main()"]
-    log = (tmp_path_factory.mktemp("log") / "server.log").open("w")
-    proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--data-dir", str(data), "--log-level", "warning"],
-                            stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/healthz", timeout=1) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"server did not start (exit {proc.returncode}); see {log.name}")
-        time.sleep(0.1)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    tmp = tmp_path_factory.mktemp("server")
+    process = ServerProcess(tmp / "data", tmp / "server.log")
+    yield process.start()
+    process.stop()
 
 
 @pytest.fixture(scope="session")

@@ -9,61 +9,31 @@ public information only; a server with a 3-second action clock shows the time-ou
 from __future__ import annotations
 
 import contextlib
-import os
 import re
-import subprocess
-import sys
 import time
-import urllib.request
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .conftest import PageWatch, _free_port, screenshot
+from tests.server_process import ServerProcess
+
+from .conftest import PageWatch, screenshot
 
 CATEGORY_ZH = {"five_of_a_kind": "五條", "straight_flush": "同花順", "four_of_a_kind": "四條", "full_house": "葫蘆",
                "flush": "同花", "straight": "順子", "three_of_a_kind": "三條", "two_pair": "兩對", "one_pair": "一對",
                "high_card": "高牌"}
 
 
-def _start_server(tmp: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str, Any]:
-    port = _free_port()
-    exe = Path(sys.executable).with_name("taiwan-poker")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-c", "from taiwan_poker.cli import main; main()"]
-    log = (tmp / "server.log").open("w")
-    proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--data-dir", str(tmp / "data"),
-                             "--log-level", "warning"], stdout=log, stderr=subprocess.STDOUT,
-                            env={**os.environ, **env})
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/healthz", timeout=1) as r:
-                if r.status == 200:
-                    return proc, base, log
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"server did not start (exit {proc.returncode}); see {log.name}")
-        time.sleep(0.1)
-
-
 @pytest.fixture(scope="module")
 def quick_clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A second server whose action clock is 3 seconds (``TP_ACTION_CLOCK_SECONDS``), to see it run out."""
-    proc, base, log = _start_server(tmp_path_factory.mktemp("quick"), {"TP_ACTION_CLOCK_SECONDS": "3"})
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    tmp = tmp_path_factory.mktemp("quick")
+    server = ServerProcess(tmp / "data", tmp / "server.log", {"TP_ACTION_CLOCK_SECONDS": "3"})
+    yield server.start()
+    server.stop()
 
 
 class Member:
