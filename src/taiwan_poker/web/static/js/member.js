@@ -1,5 +1,8 @@
 // Member pages' shared helpers: the CSRF-protected JSON API, who is signed in, and cards given as faces ("As").
-import { el, t } from "./core.js";
+import { el, t, showError } from "./core.js";
+
+// The pages' shared error box (one implementation, in core.js).
+export { showError as showMessage };
 
 const RANKS = "23456789TJQKA", SUITS = "shdc", SYM = { s: "♠", h: "♥", d: "♦", c: "♣" };
 let csrfFromMe = null;
@@ -83,9 +86,3 @@ export function drawFaces(target, faces, { best = null, size = "" } = {}) {
   target.classList.toggle("has-best", Boolean(best));
 }
 
-export function showMessage(node, err) {
-  if (!node) return;
-  if (!err) { node.hidden = true; node.textContent = ""; return; }
-  node.textContent = err.message || String(err);
-  node.hidden = false;
-}
