@@ -274,3 +274,19 @@ def test_leaving_forfeits_and_either_player_can_open_a_rematch(db: Database) -> 
     assert service.state(new_code, players[1])["status"] == "playing"
     lobby = service.rooms_of(players[1])
     assert [r["code"] for r in lobby][:2] == [new_code, room]
+
+
+def test_each_seats_last_action_on_the_street_is_public_and_resets_with_the_board(db: Database) -> None:
+    service = RoomService(db)
+    room, players = seated_room(service, db)
+    st = service.state(room, players[0])
+    seat = st["hand"]["to_act"]
+    assert st["hand"]["last_actions"] == {}, "blinds are not decisions"
+    service.act(room, players[seat], {"kind": "raise", "to": 60}, st["version"])
+    for viewer in (*players, None):
+        last = service.state(room, viewer)["hand"]["last_actions"]
+        assert last == {str(seat): {"kind": "raise", "to": 60, "amount": 50, "allin": False, "timeout": False}}
+    st = service.state(room, players[1 - seat])
+    service.act(room, players[1 - seat], {"kind": "call"}, st["version"])
+    st = service.state(room, players[0])
+    assert st["hand"]["street"] == "flop" and st["hand"]["last_actions"] == {}, "a new street starts clean"

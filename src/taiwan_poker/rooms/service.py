@@ -35,7 +35,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ..cards import RandomSource, live_rng
 from ..errors import TaiwanPokerError
 from ..rules import Action, ActionKind, Hand, RuleSet
-from ..rules.events import event_from_json, event_to_json
+from ..rules.events import ActionTaken, BoardDealt, event_from_json, event_to_json
 from ..rules.match import Match
 from ..rules.views import events_for, view
 from ..store import repo
@@ -149,6 +149,18 @@ def replay(payloads: list[dict[str, Any]], rng_factory: Callable[[], RandomSourc
             match.hands.append(hand)
             match.button = hand.button
     return _Cached(len(payloads), match, forfeit, rematch)
+
+
+def last_actions(hand: Hand) -> dict[str, dict[str, Any]]:
+    """Each seat's latest decision on the current street (public information), keyed by seat number."""
+    out: dict[str, dict[str, Any]] = {}
+    for ev in hand.events:
+        if isinstance(ev, BoardDealt):
+            out = {}
+        elif isinstance(ev, ActionTaken):
+            out[str(ev.seat)] = {"kind": ev.kind.value, "to": ev.to, "amount": ev.amount, "allin": ev.allin,
+                                 "timeout": ev.timeout}
+    return out
 
 
 class RoomService:
@@ -395,6 +407,8 @@ class RoomService:
             out["hand"] = view(hand, seat) if hand is not None else None
             if hand is not None and seat is not None and hand.to_act == seat and not hand.complete:
                 out["hand"]["legal"]["allin_to"] = hand.legal().allin_to
+            if hand is not None:
+                out["hand"]["last_actions"] = last_actions(hand)
             winner = match.winner if state.forfeit is None else 1 - state.forfeit
             out["match"] = {
                 "stacks": list(match.stacks),

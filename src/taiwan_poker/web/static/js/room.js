@@ -157,6 +157,11 @@ function drawSeat(pos, seat) {
     if (hs?.allin) tags.push(tag(t("room.tag_allin"), "allin"));
     if (hs?.folded) tags.push(tag(t("room.tag_folded"), "folded"));
     if (handLive() && hand.to_act === seat) tags.push(tag(t("room.tag_to_act"), "turn"));
+    const last = hand.last_actions?.[String(seat)];
+    if (last && handLive()) {
+      const text = t(`room.last_${last.kind}`, { to: chips(last.to), amount: chips(last.amount) });
+      tags.push(tag(last.timeout ? text + t("room.last_timeout") : text, "last-action"));
+    }
   }
   if (player?.left) tags.push(tag(t("room.tag_left"), "folded"));
   $(`${pos}-tags`).replaceChildren(...tags);
