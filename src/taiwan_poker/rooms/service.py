@@ -84,6 +84,7 @@ class _Cached:
     rematch: str | None = None
     dirty: bool = False
     seats: tuple[SeatInfo, ...] = ()
+    meta: repo.RoomRow | None = None  # the room's columns at ``version`` (set when this process knows them)
 
     def seat_of(self, member: Member | None) -> int | None:
         """The member's current seat, if seated."""
@@ -238,6 +239,7 @@ class RoomService:
         cached = replay(repo.load_events(s, room.id)[: room.version], self.rng_factory)
         cached.version = room.version
         cached.seats = self._load_seats(s, room.id)
+        cached.meta = repo.RoomRow(room.id, room.code, room.version, room.status, room.deadline, room.rules)
         self._cache[room.id] = cached
         return cached
 
@@ -259,6 +261,7 @@ class RoomService:
         for name, value in (("version", version), ("status", status), ("deadline", deadline)):
             set_committed_value(room, name, value)
         state.version = version
+        state.meta = repo.RoomRow(room.id, room.code, version, status, deadline, room.rules)
         s.flush()
         state.dirty = False
         return version
@@ -341,6 +344,7 @@ class RoomService:
                 version = self._commit(s, room, state, [{"kind": "left", "seat": seat_no}])
                 if state.match is None:
                     room.status = "closed"
+                    state.meta = state.meta._replace(status="closed") if state.meta else None
         self._publish(room.id, version)
 
     def rematch(self, code: str, member: Member) -> str:
@@ -430,6 +434,20 @@ class RoomService:
             if row is None:
                 raise RoomError(f"no room with code {code!r}", code="room_not_found")
             return self._state_for(None, row, member)
+
+    def state_at(self, code: str, member: Member | None, version: int) -> dict[str, Any]:
+        """The view for a push announcing ``version``: straight from the cache when it holds that version.
+
+        Pushes are announced by this process's own commits, so the cache is
+        normally exactly there and no database read is needed.
+        """
+        room_id = self.room_id(code)
+        with self._lock(room_id):
+            cached = self._cache.get(room_id)
+            if cached is not None and cached.meta is not None and cached.version >= version \
+                    and cached.meta.version == cached.version:
+                return self._state_for(None, cached.meta, member)
+        return self.state(code, member)
 
     def history(self, code: str, member: Member | None) -> list[dict[str, Any]]:
         """Every hand of the room as this member may see it: own cards, board, actions, pots, shown hands."""

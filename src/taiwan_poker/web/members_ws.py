@@ -84,10 +84,15 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     sent = -1
     send_lock = asyncio.Lock()
 
-    async def send_state(reply: dict[str, Any] | None = None) -> None:
+    async def send_state(reply: dict[str, Any] | None = None, announced: int | None = None) -> None:
         """Send a state (a push, or an action's reply); never an older version than already sent."""
         nonlocal sent
-        state = reply["state"] if reply else await asyncio.to_thread(rooms.state, code, member)
+        if reply is not None:
+            state = reply["state"]
+        elif announced is not None:
+            state = await asyncio.to_thread(rooms.state_at, code, member, announced)
+        else:
+            state = await asyncio.to_thread(rooms.state, code, member)
         if reply is None and state["version"] <= sent:
             return
         if reply is not None and state["version"] < sent:
@@ -103,8 +108,9 @@ async def room_socket(ws: WebSocket, code: str) -> None:
 
         async def pushes() -> None:
             while True:
-                if await sub.next_version() > sent:  # skip versions this socket already has (its own replies)
-                    await send_state()
+                announced = await sub.next_version()
+                if announced > sent:  # skip versions this socket already has (its own replies)
+                    await send_state(announced=announced)
 
         pusher = asyncio.create_task(pushes())
         try:
