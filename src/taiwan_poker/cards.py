@@ -173,11 +173,6 @@ def parse_cards(texts: Iterable[str], decks: int | None = None) -> list[Card]:
     return resolve_cards(specs, min_decks_for(specs) if decks is None else decks)
 
 
-def format_cards(cards: Iterable[Card], *, with_deck: bool = False) -> list[str]:
-    """Contract notation for each card (``As`` or ``As:2``)."""
-    return [c.label if with_deck else c.face_str for c in cards]
-
-
 def pretty(card: Card) -> str:
     """A human form with the suit symbol: ``A♠``."""
     return RANK_NAMES_EN[card.rank] + SUIT_SYMBOLS[card.suit]
