@@ -89,7 +89,7 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
                  think: tuple[float, float], rng: random.Random, stop: asyncio.Event) -> None:
     acted_on = -1
     async with websockets.connect(ws_url, additional_headers={"Cookie": creds["cookie"], "Origin": origin},
-                                  max_size=2**20) as ws:
+                                  max_size=2**20, ping_interval=None) as ws:
 
         async def act_later(version: int, message: dict[str, Any]) -> None:
             await asyncio.sleep(rng.uniform(*think))

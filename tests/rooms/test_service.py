@@ -6,6 +6,7 @@ import datetime as dt
 import random
 import threading
 from typing import Any
+from unittest.mock import ANY
 
 import pytest
 
@@ -156,6 +157,28 @@ def test_the_same_action_sent_twice_at_once_is_applied_once(db: Database) -> Non
     stale = service.act(code, players[seat], {"kind": "call"}, st["version"], "other-key")
     assert not stale.applied and stale.reason == "stale_version"
     assert service.state(code, players[seat])["version"] == after["version"]
+
+
+def test_two_processes_on_one_room_never_apply_a_stale_action(db: Database) -> None:
+    """Actions trust the cache only as far as the version guard in the database: another writer is caught."""
+    first, second = RoomService(db), RoomService(db)
+    code, players = seated_room(first, db)
+    st = first.state(code, players[0])
+    seat = st["hand"]["to_act"]
+    assert second.act(code, players[seat], {"kind": "call"}, st["version"], "k1").applied  # first's cache is behind
+    moved = second.state(code, players[0])
+    # the first process still caches the old version: the old version is refused, nothing is stored twice
+    again = first.act(code, players[seat], {"kind": "call"}, st["version"], "k2")
+    assert not again.applied and again.reason == "stale_version" and again.state["version"] == moved["version"]
+    # the current version is accepted by the first process: it reads the room afresh
+    nxt = moved["hand"]["to_act"]
+    done = first.act(code, players[nxt], {"kind": "check"}, moved["version"], "k3")
+    assert done.applied and done.state["version"] > moved["version"]
+    # and now the second process is the one behind
+    late = second.act(code, players[nxt], {"kind": "check"}, moved["version"], "k4")
+    assert not late.applied and late.reason == "stale_version"
+    assert second.state(code, players[0]) == {**first.state(code, players[0]), "server_time": ANY,
+                                               "seconds_left": ANY}
 
 
 def test_two_stale_actions_change_nothing(db: Database) -> None:

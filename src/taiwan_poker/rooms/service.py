@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -213,17 +213,25 @@ class RoomService:
 
     @contextmanager
     def _tx(self, room_id: int) -> Iterator[tuple[Session, Room]]:
-        """A transaction on a room the caller has locked; the cached state is forgotten if the write fails."""
+        """An ORM transaction on a room the caller has locked (see :meth:`_writing`)."""
+        with self._writing(room_id), self.db.transaction() as s:
+            live = s.get(Room, room_id)
+            assert live is not None
+            yield s, live
+
+    @contextmanager
+    def _writing(self, room_id: int) -> Iterator[None]:
+        """Around a room's write transaction: the cached state is forgotten unless what it applied was committed."""
         try:
-            with self.db.transaction() as s:
-                live = s.get(Room, room_id)
-                assert live is not None
-                yield s, live
+            yield
         except BaseException:
             cached = self._cache.get(room_id)
             if cached is not None and cached.dirty:  # changed in memory but not stored: rebuild next time
                 del self._cache[room_id]
             raise
+        cached = self._cache.get(room_id)
+        if cached is not None:
+            cached.dirty = False
 
     def _state(self, s: Session | None, room: Room | repo.RoomRow) -> _Cached:
         """The room's match at its current version (cached; rebuilt from the log when stale)."""
@@ -250,20 +258,26 @@ class RoomService:
             for seat, member in repo.seats_with_members(s, room_id)
         )
 
-    def _commit(self, s: Session, room: Room, state: _Cached, payloads: list[dict[str, Any]]) -> int:
+    def _commit(
+        self, s: Session | Connection, room: Room | None, state: _Cached, payloads: list[dict[str, Any]]
+    ) -> int:
         """Store the events the cached state already applied; the version bump fails if anyone wrote first.
 
-        One UPDATE moves the version, the status and the action clock together.
+        One UPDATE moves the version, the status and the action clock together
+        (:class:`repo.StaleVersion` when the room is no longer at the cached
+        version). ``room``, when the caller holds it in an ORM session, is kept
+        in step.
         """
+        meta = state.meta
+        assert meta is not None
         state.dirty = True
         status, deadline = self._clock_after(state)
-        version = repo.append_events(s, room.id, room.version, payloads, status=status, deadline=deadline)
-        for name, value in (("version", version), ("status", status), ("deadline", deadline)):
-            set_committed_value(room, name, value)
+        version = repo.append_events(s, meta.id, meta.version, payloads, status=status, deadline=deadline)
+        if room is not None:
+            for name, value in (("version", version), ("status", status), ("deadline", deadline)):
+                set_committed_value(room, name, value)
         state.version = version
-        state.meta = repo.RoomRow(room.id, room.code, version, status, deadline, room.rules)
-        s.flush()
-        state.dirty = False
+        state.meta = meta._replace(version=version, status=status, deadline=deadline)
         return version
 
     def _clock_after(self, state: _Cached) -> tuple[str, dt.datetime | None]:
@@ -466,8 +480,9 @@ class RoomService:
 
     # -- changing -------------------------------------------------------------------------------------------
 
-    def _guard(self, s: Session, room: Room, member: Member, version: object, key: object) -> tuple[int, str | None]:
-        seat = self._seat_of(s, room, member)
+    @staticmethod
+    def _guard(state: _Cached, member: Member, version: object, key: object) -> tuple[int, str | None]:
+        seat = state.seat_of(member)
         if seat is None:
             raise RoomError("only a seated player can act in this room", code="not_seated")
         if isinstance(version, bool) or not isinstance(version, int):
@@ -483,28 +498,47 @@ class RoomService:
             return self._act(code, member, parsed, version, key)
         except IntegrityError:  # the same key committed by another process between our check and our write
             return ActResult(False, self.state(code, member), "duplicate")
+        except repo.StaleVersion:  # another process moved the room on first: nothing of ours was stored
+            return ActResult(False, self.state(code, member), "stale_version")
+
+    def _current(self, room_id: int, version: object) -> _Cached:
+        """The room's cached state when it is at ``version`` (no database read); otherwise read and rebuilt.
+
+        Trusting the cache is safe: the write that follows is guarded by the
+        version in the database, so a room another process moved on is caught there.
+        """
+        cached = self._cache.get(room_id)
+        if cached is not None and cached.meta is not None and cached.version == version == cached.meta.version:
+            return cached
+        row = repo.room_row(self.db.engine, room_id)
+        if row is None:
+            raise RoomError(f"no room with id {room_id}", code="room_not_found")
+        return self._state(None, row)
 
     def _act(self, code: str, member: Member, parsed: Action, version: object, key: object) -> ActResult:
+        """The hot path: no ORM session; one transaction of three statements (version bump, events, key)."""
         room_id = self.room_id(code)
         with self._lock(room_id):
-            with self._tx(room_id) as (s, room):
-                seat, idem = self._guard(s, room, member, version, key)
-                if idem is not None and repo.used_action_key(s, room.id, member.id, idem) is not None:
-                    return ActResult(False, self._state_for(s, room, member), "duplicate")
-                if version != room.version:
-                    return ActResult(False, self._state_for(s, room, member), "stale_version")
-                state = self._state(s, room)
-                hand = self._live_hand(state)
-                if hand.to_act != seat:
-                    raise RoomError("it is not your turn", code="not_your_turn")
-                since = hand.version
-                hand.act(parsed, seat=seat)  # raises, changing nothing, when illegal
-                state.dirty = True
-                hand_no = len(state.match.hands) if state.match else 0
-                new_version = self._commit(s, room, state, self._hand_payloads(hand, since, hand_no))
+            state = self._current(room_id, version)
+            assert state.meta is not None
+            seat, idem = self._guard(state, member, version, key)
+            if version != state.version:
+                with self.db.engine.connect() as conn:
+                    used = idem is not None and repo.used_action_key(conn, room_id, member.id, idem) is not None
+                return ActResult(False, self._state_for(None, state.meta, member),
+                                 "duplicate" if used else "stale_version")
+            hand = self._live_hand(state)
+            if hand.to_act != seat:
+                raise RoomError("it is not your turn", code="not_your_turn")
+            since = hand.version
+            hand.act(parsed, seat=seat)  # raises, changing nothing, when illegal
+            state.dirty = True
+            hand_no = len(state.match.hands) if state.match else 0
+            with self._writing(room_id), self.db.engine.begin() as conn:
+                new_version = self._commit(conn, None, state, self._hand_payloads(hand, since, hand_no))
                 if idem is not None:
-                    repo.record_action_key(s, room.id, member.id, idem, new_version)
-            out = self._state_for(None, room, member)  # after the commit: the write lock is held briefly
+                    repo.record_action_key(conn, room_id, member.id, idem, new_version)
+            out = self._state_for(None, state.meta, member)  # after the commit: the write lock is held briefly
         self._publish(room_id, new_version)
         return ActResult(True, out)
 
@@ -523,7 +557,7 @@ class RoomService:
         room_id = self.room_id(code)
         with self._lock(room_id):
             with self._tx(room_id) as (s, room):
-                self._guard(s, room, member, version, None)
+                self._guard(self._state(s, room), member, version, None)
                 if version != room.version:
                     return ActResult(False, self._state_for(s, room, member), "stale_version")
                 state = self._state(s, room)
@@ -551,7 +585,7 @@ class RoomService:
         with self._lock(room_id):
             with self._tx(room_id) as (s, room):
                 if member is not None:
-                    self._guard(s, room, member, version, None)
+                    self._guard(self._state(s, room), member, version, None)
                 if version != room.version:
                     return ActResult(False, self._state_for(s, room, member), "stale_version")
                 state = self._state(s, room)

@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, delete, select, update
+from sqlalchemy import Connection, Engine, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from ..errors import TaiwanPokerError
@@ -160,7 +160,7 @@ def rooms_of(session: Session, member_id: int) -> list[Room]:
 
 
 def append_events(
-    session: Session, room_id: int, expected_version: int, payloads: Sequence[dict[str, Any]],
+    session: Session | Connection, room_id: int, expected_version: int, payloads: Sequence[dict[str, Any]],
     **room_values: Any,
 ) -> int:
     """Append events after ``expected_version`` and return the new version, or raise :class:`StaleVersion`.
@@ -180,10 +180,12 @@ def append_events(
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise StaleVersion(f"room {room_id} is no longer at version {expected_version}", room=room_id)
-    session.add_all(
-        RoomEvent(room_id=room_id, seq=expected_version + i + 1, payload=dict(p)) for i, p in enumerate(payloads)
+    now = utcnow()
+    session.execute(
+        insert(RoomEvent),
+        [{"room_id": room_id, "seq": expected_version + i + 1, "payload": dict(p), "created_at": now}
+         for i, p in enumerate(payloads)],
     )
-    session.flush()
     return new_version
 
 
@@ -193,7 +195,7 @@ def load_events(session: Session, room_id: int, after: int = 0) -> list[dict[str
     return [dict(p) for p in session.scalars(query)]
 
 
-def used_action_key(session: Session, room_id: int, member_id: int, key: str) -> int | None:
+def used_action_key(session: Session | Connection, room_id: int, member_id: int, key: str) -> int | None:
     """The version an already-used idempotency key produced, or ``None`` if it is new."""
     return session.scalar(
         select(ActionKey.version).where(
@@ -202,11 +204,11 @@ def used_action_key(session: Session, room_id: int, member_id: int, key: str) ->
     )
 
 
-def record_action_key(session: Session, room_id: int, member_id: int, key: str, version: int) -> None:
+def record_action_key(session: Session | Connection, room_id: int, member_id: int, key: str, version: int) -> None:
     """Remember an idempotency key with the version its action produced.
 
-    A key used twice violates the unique constraint at flush (``IntegrityError``),
-    which fails the whole transaction: the repeated action is not stored.
+    A key used twice violates the unique constraint (``IntegrityError``), which
+    fails the whole transaction: the repeated action is not stored.
     """
-    session.add(ActionKey(room_id=room_id, member_id=member_id, key=key[:64], version=version))
-    session.flush()
+    session.execute(insert(ActionKey).values(room_id=room_id, member_id=member_id, key=key[:64],
+                                                       version=version))

@@ -33,6 +33,7 @@ from ..trainer.lab import LabHand
 from . import member_pages, members_api, members_ws, odds_page, views
 from .api import router as api_router
 from .config import Settings
+from .heap import HeapKeeper
 from .i18n import LANG_COOKIE, error_message, normalise, t
 from .jobs import JobRunner
 from .rendering import render
@@ -61,31 +62,21 @@ def _validation_message(lang: str, exc: RequestValidationError) -> str:
     return t(lang, "error.bad_request") + " " + "; ".join(parts) + "."
 
 
-def _freeze_heap() -> None:
-    """Move everything alive now (modules, tables, caches built at start-up) out of the collector's sight.
-
-    Those objects live as long as the process; without this every full
-    collection walks them again and pauses the server for a tenth of a second
-    or more (seen as latency spikes under load).
-    """
-    gc.collect()
-    gc.freeze()
-
-
 def _warm_up() -> None:
     """Compute the cached tables in the background so the first visitor does not wait."""
     sc.scenarios()
     odds_page.warm_up()
-    _freeze_heap()
+    gc.collect()  # a running server's HeapKeeper freezes the tables just built
 
 
 SWEEP_SECONDS = 1.0
 
 
-async def _sweeper(rooms: RoomService) -> None:
+async def _sweeper(rooms: RoomService, heap: HeapKeeper) -> None:
     """The server's own action clock: time out abandoned turns, deal the next hand after a showdown pause."""
     while True:
         await asyncio.sleep(SWEEP_SECONDS)
+        heap.reclaim_if_due()
         try:
             await asyncio.to_thread(rooms.sweep)
         except Exception:  # keep sweeping whatever one room did
@@ -97,14 +88,16 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     # database work runs in worker threads (asyncio.to_thread); PostgreSQL round trips release the GIL,
     # so more threads than cores keep the event loop and the database busy at once
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=32, thread_name_prefix="tp-io"))
-    _freeze_heap()
-    sweeper = asyncio.create_task(_sweeper(app.state.rooms))
+    heap = HeapKeeper()
+    heap.start()
+    sweeper = asyncio.create_task(_sweeper(app.state.rooms, heap))
     try:
         yield
     finally:
         sweeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper
+        heap.stop()
         app.state.db.dispose()
 
 
