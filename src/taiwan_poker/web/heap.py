@@ -58,7 +58,10 @@ class HeapKeeper:
             gc.callbacks.append(self._after_collection)
 
     def stop(self) -> None:
-        """Stop freezing and hand everything back to the collector."""
+        """Stop freezing; what is frozen stays frozen.
+
+        The process is normally ending, and one that starts another app (a test
+        run) would otherwise walk its whole heap again.
+        """
         if self._after_collection in gc.callbacks:
             gc.callbacks.remove(self._after_collection)
-        gc.unfreeze()
