@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.server_process import ServerProcess
 
 PG_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+PING_SECONDS = 25.0  # room.js sends {"type": "ping"} this often
 
 
 @dataclass
@@ -88,6 +89,8 @@ def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str, str], level: Level,
                  think: tuple[float, float], rng: random.Random, stop: asyncio.Event) -> None:
     acted_on = -1
+    # like a browser: no protocol pings of its own (the server's are answered), and room.js's keep-alive message
+    next_ping = time.monotonic() + rng.uniform(0, PING_SECONDS)
     async with websockets.connect(ws_url, additional_headers={"Cookie": creds["cookie"], "Origin": origin},
                                   max_size=2**20, ping_interval=None) as ws:
 
@@ -100,6 +103,9 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
 
         tasks: set[asyncio.Task[None]] = set()
         while not stop.is_set():
+            if time.monotonic() >= next_ping:
+                next_ping += PING_SECONDS
+                await ws.send('{"type": "ping"}')
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
             except TimeoutError:
