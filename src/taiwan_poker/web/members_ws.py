@@ -42,8 +42,8 @@ def _error(ws: WebSocket, exc: TaiwanPokerError) -> dict[str, Any]:
     return {"type": "error", "error": {"code": exc.code, "message": error_message(lang, exc)}}
 
 
-def handle_message(rooms: RoomService, code: str, member: Member | None, text: str) -> dict[str, Any]:
-    """One client message → the reply (runs in a worker thread)."""
+def parse_message(text: str) -> dict[str, Any]:
+    """A client message as a JSON object, or ``bad_message`` (cheap: runs on the event loop)."""
     if len(text) > MAX_MESSAGE:
         raise TaiwanPokerError("message too large", code="bad_message")
     try:
@@ -52,9 +52,12 @@ def handle_message(rooms: RoomService, code: str, member: Member | None, text: s
         raise TaiwanPokerError("a message must be a JSON object", code="bad_message") from None
     if not isinstance(msg, dict):
         raise TaiwanPokerError("a message must be a JSON object", code="bad_message")
+    return msg
+
+
+def handle_message(rooms: RoomService, code: str, member: Member | None, msg: dict[str, Any]) -> dict[str, Any]:
+    """One parsed client message other than a ping → the reply (runs in a worker thread: it may write)."""
     kind = msg.get("type")
-    if kind == "ping":
-        return {"type": "pong"}
     if member is None:
         raise TaiwanPokerError("sign in first", code="signin_required")
     if kind == "action":
@@ -118,7 +121,10 @@ async def room_socket(ws: WebSocket, code: str) -> None:
             while True:
                 text = await ws.receive_text()
                 try:
-                    reply = await asyncio.to_thread(handle_message, rooms, code, member, text)
+                    msg = parse_message(text)
+                    reply: dict[str, Any] = {"type": "pong"}
+                    if msg.get("type") != "ping":  # the keep-alive needs no thread
+                        reply = await asyncio.to_thread(handle_message, rooms, code, member, msg)
                 except TaiwanPokerError as exc:
                     reply = _error(ws, exc)
                     with contextlib.suppress(TaiwanPokerError):
