@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import secrets
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy import Connection, Engine, Table, Update, bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from ..errors import TaiwanPokerError
 from .models import ActionKey, Member, Room, RoomEvent, Seat, WebSession, utcnow
+
+# the action path's statements, built once (tables, not ORM entities: no ORM bookkeeping on the hot path)
+_ROOMS = cast(Table, Room.__table__)
+_INSERT_EVENT = insert(cast(Table, RoomEvent.__table__))
+_INSERT_KEY = insert(cast(Table, ActionKey.__table__))
 
 ROOM_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 ROOM_CODE_LENGTH = 6
@@ -172,21 +178,29 @@ def append_events(
     if not payloads:
         return expected_version
     new_version = expected_version + len(payloads)
-    result = session.execute(
-        update(Room)
-        .where(Room.id == room_id, Room.version == expected_version)
-        .values(version=new_version, updated_at=utcnow(), **room_values)
-        .execution_options(synchronize_session=False)
-    )
+    now = utcnow()
+    params = {"b_id": room_id, "b_expected": expected_version, "b_new": new_version, "b_now": now}
+    params.update((f"b_{name}", value) for name, value in room_values.items())
+    result = session.execute(_version_bump(tuple(sorted(room_values))), params)
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise StaleVersion(f"room {room_id} is no longer at version {expected_version}", room=room_id)
-    now = utcnow()
     session.execute(
-        insert(RoomEvent),
+        _INSERT_EVENT,
         [{"room_id": room_id, "seq": expected_version + i + 1, "payload": dict(p), "created_at": now}
          for i, p in enumerate(payloads)],
     )
     return new_version
+
+
+@functools.cache
+def _version_bump(columns: tuple[str, ...]) -> Update:
+    """The guarded UPDATE of a room's version (and ``columns``), built once so SQLAlchemy keys its cache once."""
+    t = _ROOMS
+    return (
+        update(t)
+        .where(t.c.id == bindparam("b_id"), t.c.version == bindparam("b_expected"))
+        .values(version=bindparam("b_new"), updated_at=bindparam("b_now"), **{c: bindparam(f"b_{c}") for c in columns})
+    )
 
 
 def load_events(session: Session, room_id: int, after: int = 0) -> list[dict[str, Any]]:
@@ -210,5 +224,4 @@ def record_action_key(session: Session | Connection, room_id: int, member_id: in
     A key used twice violates the unique constraint (``IntegrityError``), which
     fails the whole transaction: the repeated action is not stored.
     """
-    session.execute(insert(ActionKey).values(room_id=room_id, member_id=member_id, key=key[:64],
-                                                       version=version))
+    session.execute(_INSERT_KEY, {"room_id": room_id, "member_id": member_id, "key": key[:64], "version": version})
