@@ -300,9 +300,6 @@ class RoomService:
     def _publish(self, room_id: int, version: int) -> None:
         self.hub.publish(room_id, version)
 
-    def _seat_of(self, s: Session, room: Room, member: Member | None) -> int | None:
-        return self._state(s, room).seat_of(member)
-
     # -- rooms and seats -------------------------------------------------------------------------------------
 
     def create_room(self, member: Member, decks: object = 2) -> str:
@@ -328,7 +325,6 @@ class RoomService:
             rules = RuleSet.from_json(room.rules)
             match = Match(rules, self.rng_factory())
             state.match = match
-            state.dirty = True
             hand = match.start_hand()
             payloads = [{"kind": "match", "rules": rules.to_json(), "stacks": list(match.initial_stacks),
                          "button": match.button}]
@@ -341,7 +337,7 @@ class RoomService:
     def leave(self, code: str, member: Member) -> None:
         """Leave the seat for good; leaving a match in progress forfeits it."""
         with self._room_tx(code) as (s, room):
-            seat_no = self._seat_of(s, room, member)
+            seat_no = self._state(s, room).seat_of(member)
             if seat_no is None:
                 raise RoomError("you have no seat in this room", code="not_seated")
             for seat in repo.seats(s, room.id):
@@ -440,13 +436,18 @@ class RoomService:
                 out["timeout_allowed"] = seat is not None and now >= deadline
         return out
 
+    def _read(self, room_id: int, code: str) -> tuple[repo.RoomRow, _Cached]:
+        """The room's stored columns and its state at that version (one light read when the cache is current)."""
+        row = repo.room_row(self.db.engine, room_id)
+        if row is None:
+            raise RoomError(f"no room with code {code!r}", code="room_not_found")
+        return row, self._state(None, row)
+
     def state(self, code: str, member: Member | None) -> dict[str, Any]:
-        """The room as this member (or a spectator) may see it (one light read when the cache is current)."""
+        """The room as this member (or a spectator) may see it, as stored now."""
         room_id = self.room_id(code)
         with self._lock(room_id):
-            row = repo.room_row(self.db.engine, room_id)
-            if row is None:
-                raise RoomError(f"no room with code {code!r}", code="room_not_found")
+            row, _ = self._read(room_id, code)
             return self._state_for(None, row, member)
 
     def state_at(self, code: str, member: Member | None, version: int) -> dict[str, Any]:
@@ -458,8 +459,7 @@ class RoomService:
         room_id = self.room_id(code)
         with self._lock(room_id):
             cached = self._cache.get(room_id)
-            if cached is not None and cached.meta is not None and cached.version >= version \
-                    and cached.meta.version == cached.version:
+            if cached is not None and cached.meta is not None and cached.version >= version:
                 return self._state_for(None, cached.meta, member)
         return self.state(code, member)
 
@@ -501,25 +501,22 @@ class RoomService:
         except repo.StaleVersion:  # another process moved the room on first: nothing of ours was stored
             return ActResult(False, self.state(code, member), "stale_version")
 
-    def _current(self, room_id: int, version: object) -> _Cached:
+    def _current(self, room_id: int, code: str, version: object) -> _Cached:
         """The room's cached state when it is at ``version`` (no database read); otherwise read and rebuilt.
 
         Trusting the cache is safe: the write that follows is guarded by the
         version in the database, so a room another process moved on is caught there.
         """
         cached = self._cache.get(room_id)
-        if cached is not None and cached.meta is not None and cached.version == version == cached.meta.version:
+        if cached is not None and cached.meta is not None and cached.version == version:
             return cached
-        row = repo.room_row(self.db.engine, room_id)
-        if row is None:
-            raise RoomError(f"no room with id {room_id}", code="room_not_found")
-        return self._state(None, row)
+        return self._read(room_id, code)[1]
 
     def _act(self, code: str, member: Member, parsed: Action, version: object, key: object) -> ActResult:
         """The hot path: no ORM session; one transaction of three statements (version bump, events, key)."""
         room_id = self.room_id(code)
         with self._lock(room_id):
-            state = self._current(room_id, version)
+            state = self._current(room_id, code, version)
             assert state.meta is not None
             seat, idem = self._guard(state, member, version, key)
             if version != state.version:

@@ -43,9 +43,10 @@ class HeapKeeper:
 
     def reclaim_if_due(self) -> bool:
         """Give the frozen objects back to the collector when the interval has passed (call it periodically)."""
-        if self.clock() - self._last_reclaim < self.reclaim_seconds:
+        now = self.clock()
+        if now - self._last_reclaim < self.reclaim_seconds:
             return False
-        self._last_reclaim = self.clock()
+        self._last_reclaim = now
         self.reclaims += 1
         gc.unfreeze()
         return True
