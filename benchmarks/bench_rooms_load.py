@@ -181,7 +181,7 @@ def main() -> None:
     for backend in args.backends.split(","):
         for rooms in (int(x) for x in args.rooms.split(",")):
             tmp = Path(tempfile.mkdtemp(prefix="tp-load-"))
-            env = {}
+            env = {"TP_RATE_LIMIT_SCALE": "0"}  # a thousand simulated members share one address here
             schema = None
             if backend == "postgresql":
                 schema = f"tp_load_{secrets.token_hex(4)}"

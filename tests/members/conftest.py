@@ -47,6 +47,9 @@ def make_app(tmp_path: Path) -> AppFactory:
         fields: dict[str, Any] = {
             "data_dir": tmp_path, "database_url": f"sqlite:///{tmp_path / 'tp.sqlite3'}",
             "google_client_id": None, "host": "127.0.0.1", "action_clock_seconds": 45,
+            # these tests play whole matches at machine speed, far beyond a human's pace; the limits are on
+            # (the same code runs) but 50 times wider. tests/members/test_rate_limits.py tests them as shipped.
+            "rate_limit_scale": 50.0,
         }
         fields.update(over)
         return create_app(tmp_path, warm=False, settings=Settings(**fields))

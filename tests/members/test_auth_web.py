@@ -69,6 +69,8 @@ def test_room_api_needs_a_member(make_app: AppFactory) -> None:
     anon = client(make_app())
     anon.cookies.set("tp_csrf", "t")
     r = anon.post("/api/rooms", json={"decks": 2}, headers={"X-CSRF-Token": "t"})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "csrf_required", "no session, no CSRF token"
+    r = anon.get("/api/rooms")
     assert r.status_code == 401 and r.json()["error"]["code"] == "signin_required"
 
 

@@ -57,7 +57,9 @@ def random_action(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 def truth(service: RoomService, code: str) -> Any:
     room_id = service.room_id(code)
-    return service._cache[room_id].match
+    cached = service._cache.get(room_id)
+    assert cached is not None
+    return cached.match
 
 
 def play_match(service: RoomService, code: str, players: list[Member], rng: random.Random, max_hands: int = 40) -> int:

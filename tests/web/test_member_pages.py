@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 
 from taiwan_poker.web import create_app
 from taiwan_poker.web.config import Settings
-from taiwan_poker.web.member_pages import GSI_CLIENT, safe_next
+from taiwan_poker.web.member_pages import GSI_CLIENT
+from taiwan_poker.web.redirects import safe_next
 
 RAW_KEY = re.compile(r"\b(?:room|lobby|signin|history|member|action|nav)\.[a-z_]+(?:\.[a-z_]+)*\b")
 
@@ -54,7 +55,9 @@ def test_without_google_and_off_localhost_there_is_no_sign_in_at_all(tmp_path: P
 @pytest.mark.parametrize(("target", "expected"), [
     (None, "/lobby"), ("/rooms/ABC234", "/rooms/ABC234"), ("/lobby?x=1", "/lobby?x=1"),
     ("//evil.example/x", "/lobby"), ("https://evil.example/", "/lobby"), ("javascript:alert(1)", "/lobby"),
-    ("lobby", "/lobby"),
+    ("lobby", "/lobby"), ("/\\evil.example", "/lobby"), ("/\\/evil.example", "/lobby"),
+    ("/\t/evil.example", "/lobby"), ("/\n/evil.example", "/lobby"), ("/lobby\r", "/lobby"), ("/\x00x", "/lobby"),
+    ("http:/evil.example", "/lobby"), ("/%5Cevil.example", "/%5Cevil.example"),
 ])
 def test_next_is_always_a_path_on_this_site(target: str | None, expected: str) -> None:
     assert safe_next(target) == expected

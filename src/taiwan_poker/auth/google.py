@@ -7,11 +7,24 @@ every sign-in), ``aud`` must equal our client ID (always passed — the library
 skips the audience check when it is ``None``), ``iss`` must be Google's, and
 the token must not be expired.  The CSRF double-submit check of the sign-in
 form (``g_csrf_token`` cookie equals the posted field) is :func:`check_csrf`.
+
+Times: the clock-skew allowance is :data:`CLOCK_SKEW_SECONDS` (10 s) either
+way, and a token must look like one Google issues: ``exp - iat`` at most one
+hour (:data:`MAX_LIFETIME_SECONDS`), ``iat`` not in the future.  A token
+that expires in 2100 is refused even when its signature is good.
+
+The certificate endpoint is asked with a short timeout
+(:data:`CERTS_TIMEOUT`), one fetch at a time, and after a failed fetch the
+verifier answers ``certs_unavailable`` at once for :data:`CERTS_RETRY_SECONDS`
+instead of letting every sign-in wait on a silent endpoint.
 """
 
 from __future__ import annotations
 
 import hmac
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +40,25 @@ from ..errors import TaiwanPokerError
 GOOGLE_CERTS_URL = "https://www.googleapis.com/oauth2/v1/certs"
 GOOGLE_ISSUERS = frozenset({"accounts.google.com", "https://accounts.google.com"})
 ALLOWED_ALGORITHMS = frozenset({"RS256"})
+CLOCK_SKEW_SECONDS = 10
+MAX_LIFETIME_SECONDS = 3600  # Google's ID tokens live exactly one hour
+CERTS_TIMEOUT = (2.0, 3.0)  # seconds to connect, seconds between bytes
+CERTS_RETRY_SECONDS = 5.0
+
+
+class _BoundedRequest(google.auth.transport.requests.Request):
+    """google-auth's requests transport with our timeout (its default waits 120 s)."""
+
+    def __init__(self, session: requests.Session, timeout: tuple[float, float]) -> None:
+        super().__init__(session=session)
+        self.timeout = timeout
+
+    def __call__(
+        self, url: str, method: str = "GET", body: Any = None, headers: Any = None, timeout: Any = None, **kwargs: Any
+    ) -> Any:
+        return super().__call__(  # type: ignore[no-untyped-call]
+            url, method=method, body=body, headers=headers, timeout=self.timeout, **kwargs
+        )
 
 
 class TokenRejected(TaiwanPokerError):
@@ -64,15 +96,20 @@ class GoogleTokenVerifier:
         *,
         certs_url: str = GOOGLE_CERTS_URL,
         session: requests.Session | None = None,
-        clock_skew_seconds: int = 10,
+        clock_skew_seconds: int = CLOCK_SKEW_SECONDS,
+        timeout: tuple[float, float] = CERTS_TIMEOUT,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         if not client_id:
             raise ValueError("a Google client ID is required: without it the audience would not be checked")
         self.client_id = client_id
         self.certs_url = certs_url
         self.clock_skew_seconds = clock_skew_seconds
+        self._clock = clock
         cached = cachecontrol.CacheControl(session or requests.Session())
-        self._request = google.auth.transport.requests.Request(session=cached)
+        self._request = _BoundedRequest(cached, timeout)
+        self._fetching = threading.Lock()  # one certificate fetch at a time; the others wait for its result
+        self._down_until = 0.0  # monotonic time until which the endpoint counts as down
 
     def verify(self, token: str) -> GoogleIdentity:
         """Verify ``token`` and return the identity, or raise :class:`TokenRejected`."""
@@ -84,20 +121,8 @@ class GoogleTokenVerifier:
             raise TokenRejected("malformed ID token header") from None
         if header.get("alg") not in ALLOWED_ALGORITHMS:
             raise TokenRejected(f"ID token algorithm {header.get('alg')!r} is not accepted")
-        try:
-            claims: dict[str, Any] = dict(
-                id_token.verify_token(
-                    token,
-                    self._request,
-                    audience=self.client_id,
-                    certs_url=self.certs_url,
-                    clock_skew_in_seconds=self.clock_skew_seconds,
-                )
-            )
-        except google.auth.exceptions.TransportError:
-            raise TokenRejected("could not fetch Google's certificates", code="certs_unavailable") from None
-        except (ValueError, google.auth.exceptions.GoogleAuthError) as exc:
-            raise TokenRejected(f"ID token rejected: {exc}") from None
+        claims = self._verified_claims(token)
+        self._check_times(claims)
         if claims.get("iss") not in GOOGLE_ISSUERS:
             raise TokenRejected(f"ID token issuer {claims.get('iss')!r} is not Google")
         if claims.get("aud") != self.client_id:
@@ -111,3 +136,37 @@ class GoogleTokenVerifier:
             email=claims.get("email"),
             picture=claims.get("picture"),
         )
+
+    def _verified_claims(self, token: str) -> dict[str, Any]:
+        """google-auth's signature, audience and expiry checks, with the certificates fetched one at a time."""
+        unavailable = TokenRejected("could not fetch Google's certificates", code="certs_unavailable")
+        if time.monotonic() < self._down_until:
+            raise unavailable
+        with self._fetching:
+            if time.monotonic() < self._down_until:
+                raise unavailable
+            try:
+                return dict(
+                    id_token.verify_token(
+                        token,
+                        self._request,
+                        audience=self.client_id,
+                        certs_url=self.certs_url,
+                        clock_skew_in_seconds=self.clock_skew_seconds,
+                    )
+                )
+            except google.auth.exceptions.TransportError:
+                self._down_until = time.monotonic() + CERTS_RETRY_SECONDS
+                raise unavailable from None
+            except (ValueError, google.auth.exceptions.GoogleAuthError) as exc:
+                raise TokenRejected(f"ID token rejected: {exc}") from None
+
+    def _check_times(self, claims: dict[str, Any]) -> None:
+        """``iat`` and ``exp`` as Google sets them: issued now or before, valid for at most an hour."""
+        iat, exp = claims.get("iat"), claims.get("exp")
+        if isinstance(iat, bool) or not isinstance(iat, int) or isinstance(exp, bool) or not isinstance(exp, int):
+            raise TokenRejected("ID token lacks whole-second iat and exp")
+        if iat > self._clock() + self.clock_skew_seconds:
+            raise TokenRejected("ID token issued in the future")
+        if not 0 < exp - iat <= MAX_LIFETIME_SECONDS:
+            raise TokenRejected(f"ID token lifetime {exp - iat} s is not one Google issues")

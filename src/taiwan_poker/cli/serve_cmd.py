@@ -12,14 +12,22 @@ def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on")] = 8000,
     data_dir: Annotated[Path, typer.Option(help="Where the app keeps its data (the SQLite database)")] = Path("data"),
-    log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+    log_level: Annotated[str, typer.Option(help="log level (debug, info, warning, error)")] = "info",
+    json_logs: Annotated[bool | None, typer.Option(
+        "--json-logs/--text-logs", help="JSON lines (default when stderr is not a terminal) or readable lines")] = None,
 ) -> None:
     """Start the web app. 啟動網站（預設 http://127.0.0.1:8000）。"""
     import uvicorn
 
     from ..web import create_app
+    from ..web.logs import configure
+    from ..web.members_ws import WS_MAX_BYTES
+
+    configure(log_level, json_logs)
 
     data_dir.mkdir(parents=True, exist_ok=True)
     app = create_app(data_dir=data_dir, host=host)
     typer.echo(f"台灣撲克 Taiwan Poker → http://{host}:{port}  (API docs: /docs; Ctrl+C to stop)")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+    # the app logs each request itself (with its id and timing); uvicorn's records go through the same handler
+    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, log_config=None,
+                ws_max_size=WS_MAX_BYTES)

@@ -21,7 +21,7 @@ continues every hand exactly where it was.
 from __future__ import annotations
 
 import datetime as dt
-import threading
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -41,12 +41,19 @@ from ..rules.views import events_for, view
 from ..store import repo
 from ..store.db import Database
 from ..store.models import Member, Room, Seat, utcnow
+from .cache import LruMap, RoomLocks
 from .hub import RoomHub
+
+log = logging.getLogger("taiwan_poker.rooms")
 
 NEXT_HAND_DELAY = dt.timedelta(seconds=6)
 TIMEOUT_GRACE = dt.timedelta(seconds=3)
 MIN_DECKS, MAX_DECKS = 2, 6
 MAX_CHIPS = 10**9
+QUARANTINED = "quarantined"  # the status of a room whose log cannot be replayed
+CACHE_ROOMS = 2000  # rooms whose replayed state one process keeps (the rest are rebuilt from the log on demand)
+CACHE_IDLE_SECONDS = 15 * 60.0
+ROOM_IDS_REMEMBERED = 50_000
 
 
 class RoomError(TaiwanPokerError):
@@ -175,22 +182,20 @@ class RoomService:
         clock: Callable[[], dt.datetime] = utcnow,
         rng_factory: Callable[[], RandomSource] = live_rng,
         action_clock: int = 45,
+        cache_capacity: int = CACHE_ROOMS,
+        cache_idle_seconds: float = CACHE_IDLE_SECONDS,
     ) -> None:
         self.db = db
         self.action_clock = action_clock
         self.hub = hub or RoomHub()
         self.clock = clock
         self.rng_factory = rng_factory
-        self._cache: dict[int, _Cached] = {}
-        self._ids: dict[str, int] = {}
-        self._locks: dict[int, threading.Lock] = {}
-        self._locks_guard = threading.Lock()
+        self._cache: LruMap[int, _Cached] = LruMap(cache_capacity, idle_seconds=cache_idle_seconds)
+        self._ids: LruMap[str, int] = LruMap(ROOM_IDS_REMEMBERED)
+        self._lock = RoomLocks()
+        self.errors: dict[str, int] = {}  # room errors by kind, for the metrics
 
     # -- plumbing --------------------------------------------------------------------------------------------
-
-    def _lock(self, room_id: int) -> threading.Lock:
-        with self._locks_guard:
-            return self._locks.setdefault(room_id, threading.Lock())
 
     def room_id(self, code: str) -> int:
         """The id of the room with this code (codes never change, so it is remembered)."""
@@ -201,7 +206,8 @@ class RoomService:
                 room = repo.room_by_code(s, key)
                 if room is None:
                     raise RoomError(f"no room with code {code!r}", code="room_not_found")
-                room_id = self._ids[key] = room.id
+                room_id = room.id
+                self._ids.put(key, room_id)
         return room_id
 
     @contextmanager
@@ -227,7 +233,7 @@ class RoomService:
         except BaseException:
             cached = self._cache.get(room_id)
             if cached is not None and cached.dirty:  # changed in memory but not stored: rebuild next time
-                del self._cache[room_id]
+                self._cache.discard(room_id, cached)
             raise
         cached = self._cache.get(room_id)
         if cached is not None:
@@ -235,6 +241,8 @@ class RoomService:
 
     def _state(self, s: Session | None, room: Room | repo.RoomRow) -> _Cached:
         """The room's match at its current version (cached; rebuilt from the log when stale)."""
+        if room.status == QUARANTINED:
+            raise RoomError("this table's record is damaged and it is closed for checking", code="room_quarantined")
         cached = self._cache.get(room.id)
         if cached is not None and cached.version == room.version:
             return cached
@@ -244,12 +252,30 @@ class RoomService:
         return self._rebuild(s, room)
 
     def _rebuild(self, s: Session, room: Room | repo.RoomRow) -> _Cached:
-        cached = replay(repo.load_events(s, room.id)[: room.version], self.rng_factory)
+        try:
+            cached = replay(repo.load_events(s, room.id)[: room.version], self.rng_factory)
+        except Exception as exc:  # a log that cannot be replayed: stop the room, loudly, instead of failing forever
+            self._quarantine(room.id, room.code, exc)
+            raise RoomError("this table's record is damaged and it is closed for checking",
+                            code="room_quarantined") from exc
         cached.version = room.version
         cached.seats = self._load_seats(s, room.id)
         cached.meta = repo.RoomRow(room.id, room.code, room.version, room.status, room.deadline, room.rules)
-        self._cache[room.id] = cached
+        self._cache.put(room.id, cached)
         return cached
+
+    def _quarantine(self, room_id: int, code: str, exc: BaseException) -> None:
+        """Mark a room whose log cannot be replayed: no sweep, no action; its members are told why."""
+        self._count("quarantined")
+        log.error("room quarantined: its event log cannot be replayed", exc_info=exc, extra={"room": code})
+        repo.set_room_status(self.db.engine, room_id, QUARANTINED)
+        self._cache.discard(room_id)
+
+    def _count(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+    def rooms_in_memory(self) -> int:
+        return len(self._cache)
 
     @staticmethod
     def _load_seats(s: Session, room_id: int) -> tuple[SeatInfo, ...]:
@@ -278,6 +304,7 @@ class RoomService:
                 set_committed_value(room, name, value)
         state.version = version
         state.meta = meta._replace(version=version, status=status, deadline=deadline)
+        log.info("room events stored", extra={"room": meta.code, "version": version, "events": len(payloads)})
         return version
 
     def _clock_after(self, state: _Cached) -> tuple[str, dt.datetime | None]:
@@ -379,10 +406,15 @@ class RoomService:
         with self.db.transaction() as s:
             out = []
             for room in repo.rooms_of(s, member.id):
-                with self._lock(room.id):
-                    state = self._state(s, room)
+                status = room.status
+                try:
+                    with self._lock(room.id):
+                        state = self._state(s, room)
+                except RoomError:  # quarantined: still listed, so its members see what became of it
+                    status = QUARANTINED
+                    state = _Cached(room.version, None, None, seats=self._load_seats(s, room.id))
                 out.append({
-                    "code": room.code, "status": room.status, "decks": room.rules.get("decks"),
+                    "code": room.code, "status": status, "decks": room.rules.get("decks"),
                     "players": self._names(state), "seated": state.seat_of(member) is not None,
                     "updated_at": room.updated_at.isoformat(),
                 })
@@ -599,37 +631,51 @@ class RoomService:
         return ActResult(True, out)
 
     def sweep(self) -> list[str]:
-        """The server's own clock: time out abandoned turns and deal the next hand after a showdown pause."""
+        """The server's own clock: time out abandoned turns and deal the next hand after a showdown pause.
+
+        A room that fails here is logged with its code and counted, and the
+        others are still swept; a room whose log cannot be replayed is
+        quarantined (see :meth:`_rebuild`), so it is not tried again every second.
+        """
+        self._cache.evict_idle()
         now = self.clock()
         with self.db.transaction() as s:
             due = list(s.scalars(select(Room).where(Room.deadline <= now, Room.status == "playing")))
         changed = []
         for room in due:
-            deadline = room.deadline
-            assert deadline is not None
-            if deadline.tzinfo is None:
-                deadline = deadline.replace(tzinfo=dt.UTC)
             try:
-                with self._room_tx(room.code) as (s, live):
-                    if live.version != room.version:
-                        continue
-                    state = self._state(s, live)
-                    match = state.match
-                    if match is None or match.over or state.forfeit is not None:
-                        continue
-                    hand = match.hand
-                    if hand is not None and not hand.complete:
-                        if now < deadline + TIMEOUT_GRACE:
-                            continue
-                        version = self._apply_timeout(s, live, state, hand)
-                    else:
-                        if now < deadline:
-                            continue
-                        new = match.start_hand()
-                        state.dirty = True
-                        version = self._commit(s, live, state, self._hand_payloads(new, 0, len(match.hands)))
+                version = self._sweep_room(room, now)
+            except repo.StaleVersion:  # another writer moved the room on: nothing to do
+                continue
+            except Exception:
+                self._count("sweep")
+                log.exception("sweeping a room failed", extra={"room": room.code})
+                continue
+            if version is not None:
                 self._publish(room.id, version)
                 changed.append(room.code)
-            except (TaiwanPokerError, repo.StaleVersion):
-                continue
         return changed
+
+    def _sweep_room(self, room: Room, now: dt.datetime) -> int | None:
+        """Time out the turn or deal the next hand of one due room; the new version, or None if nothing was due."""
+        deadline = room.deadline
+        assert deadline is not None
+        if deadline.tzinfo is None:
+            deadline = deadline.replace(tzinfo=dt.UTC)
+        with self._room_tx(room.code) as (s, live):
+            if live.version != room.version:
+                return None
+            state = self._state(s, live)
+            match = state.match
+            if match is None or match.over or state.forfeit is not None:
+                return None
+            hand = match.hand
+            if hand is not None and not hand.complete:
+                if now < deadline + TIMEOUT_GRACE:
+                    return None
+                return self._apply_timeout(s, live, state, hand)
+            if now < deadline:
+                return None
+            new = match.start_hand()
+            state.dirty = True
+            return self._commit(s, live, state, self._hand_payloads(new, 0, len(match.hands)))

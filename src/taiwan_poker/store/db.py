@@ -86,5 +86,10 @@ class Database:
         with self._sessions() as session, session.begin():
             yield session
 
+    def ping(self) -> None:
+        """One round trip to the database (raises when it does not answer)."""
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+
     def dispose(self) -> None:
         self.engine.dispose()

@@ -203,6 +203,12 @@ def _version_bump(columns: tuple[str, ...]) -> Update:
     )
 
 
+def set_room_status(engine: Engine, room_id: int, status: str) -> None:
+    """Set a room's status outside any other transaction (and stop its clock), e.g. to quarantine it."""
+    with engine.begin() as conn:
+        conn.execute(update(_ROOMS).where(_ROOMS.c.id == room_id).values(status=status, deadline=None))
+
+
 def load_events(session: Session, room_id: int, after: int = 0) -> list[dict[str, Any]]:
     """The room's event payloads with ``seq > after``, in order."""
     query = select(RoomEvent.payload).where(RoomEvent.room_id == room_id, RoomEvent.seq > after).order_by(RoomEvent.seq)

@@ -23,7 +23,26 @@ from .jobs import Job, JobRunner
 from .sessions import SessionStore
 from .state import Score, lang_of
 
-router = APIRouter(prefix="/api")
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="a stable machine-readable code: bad_request, bad_cards, no_lab_hand, ...",
+                      examples=["bad_request"])
+    message: str = Field(description="what went wrong, in the request's language")
+
+
+class ErrorOut(BaseModel):
+    """The body of every error response of the JSON API."""
+
+    error: ErrorDetail
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    "4XX": {"model": ErrorOut, "description": "The request cannot be served: bad input (`bad_request` for a body "
+                                              "or parameter of the wrong shape or type), not found or a conflict"},
+}
+"""Shared OpenAPI declaration of the error body; a router takes it as ``APIRouter(responses=ERROR_RESPONSES)``."""
+
+router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 PRACTICE_COOKIE = "tp_practice"
 EQUITY_MAX_HANDS = 3_000_000
 
@@ -31,7 +50,9 @@ Lang = Annotated[str, Depends(lang_of)]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: no unknown fields, and no type coercion (``true`` is not the number 1, ``"2"`` not 2)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class EvaluateIn(Strict):

@@ -5,19 +5,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import html
 import logging
+import math
 import threading
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
@@ -32,16 +33,44 @@ from ..trainer import scenarios as sc
 from ..trainer.lab import LabHand
 from . import member_pages, members_api, members_ws, odds_page, views
 from .api import router as api_router
+from .body_limit import BodyLimit
 from .config import Settings
 from .heap import HeapKeeper
 from .i18n import LANG_COOKIE, error_message, normalise, t
 from .jobs import JobRunner
+from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from .metrics import Metrics
+from .rate_limits import RateLimited, RateLimiter
+from .redirects import safe_next
 from .rendering import render
+from .request_context import RequestContext
+from .security_headers import SecurityHeadersMiddleware
 from .sessions import SessionStore
+from .signin_pool import SignInPool
+from .socket_registry import MAX_PER_ADDRESS as MAX_SOCKETS_PER_ADDRESS
+from .socket_registry import SocketRegistry
 from .state import Score, lang_of
 
 HERE = Path(__file__).parent
 log = logging.getLogger("taiwan_poker.web")
+
+DOCS_HTML = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>{title}</title>
+<link rel="stylesheet" href="/static-docs/swagger-ui.css">
+<link rel="icon" href="/static/img/favicon.svg" type="image/svg+xml">
+</head>
+<body>
+<div id="swagger-ui" data-openapi-url="{openapi_url}"></div>
+<script src="/static-docs/swagger-ui-bundle.js"></script>
+<script src="/static/js/docs.js?v={version}"></script>
+</body>
+</html>
+"""
+
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
@@ -70,6 +99,7 @@ def _warm_up() -> None:
 
 
 SWEEP_SECONDS = 1.0
+HEALTH_TIMEOUT = 2.0
 
 
 async def _sweeper(rooms: RoomService, heap: HeapKeeper) -> None:
@@ -91,9 +121,13 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     heap = HeapKeeper()
     heap.start()
     sweeper = asyncio.create_task(_sweeper(app.state.rooms, heap))
+    app.state.ready = True
     try:
         yield
     finally:
+        app.state.ready = False  # /readyz answers 503 while shutting down: a proxy stops sending new work
+        app.state.signin_pool.shutdown()
+        app.state.jobs.shutdown()
         sweeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper
@@ -126,29 +160,44 @@ def create_app(
     app.state.session_cache = members_api.SessionCache(app.state.db)
     app.state.rooms = RoomService(app.state.db, RoomHub(), action_clock=settings.action_clock_seconds)
     app.state.google_verifier = (
-        GoogleTokenVerifier(settings.google_client_id) if settings.google_client_id else None
+        GoogleTokenVerifier(settings.google_client_id, certs_url=settings.google_certs_url)
+        if settings.google_client_id else None
     )
+    app.state.signin_pool = SignInPool()
+    # the per-address socket cap scales with the rate limits (a load test of 1,000 members from one address
+    # turns both off); the per-member cap always holds
+    scale = settings.rate_limit_scale
+    app.state.sockets = SocketRegistry(per_address=math.ceil(MAX_SOCKETS_PER_ADDRESS * scale) if scale else None)
+    app.state.rate_limiter = RateLimiter(settings.rate_limit_scale, settings.rate_limit_storage)
+    app.state.metrics = Metrics(app)
+    app.state.ready = False
     app.state.labs = SessionStore[LabHand](capacity=5000)
     app.state.scores = SessionStore[Score](capacity=20000)
     app.state.jobs = JobRunner(workers=1)
     if warm:
         threading.Thread(target=_warm_up, name="taiwan-poker-warm-up", daemon=True).start()
     app.add_middleware(GZipMiddleware, minimum_size=1000)
+    app.add_middleware(SecurityHeadersMiddleware, settings=settings)
+    app.add_middleware(RequestContext, metrics=app.state.metrics)
+    app.add_middleware(BodyLimit)  # outermost: no other layer reads a body over the cap
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.mount("/static-docs", StaticFiles(directory=swagger_ui_path), name="static-docs")
 
     @app.get("/docs", include_in_schema=False)
     def api_docs() -> HTMLResponse:
         """The OpenAPI docs, served from this server (no CDN: the docs work offline)."""
-        return get_swagger_ui_html(openapi_url=app.openapi_url or "/openapi.json", title=f"{app.title} — API",
-                                   swagger_js_url="/static-docs/swagger-ui-bundle.js",
-                                   swagger_css_url="/static-docs/swagger-ui.css",
-                                   swagger_favicon_url="/static/img/favicon.svg")
+        # no inline script (the Content-Security-Policy forbids it): /static/js/docs.js starts Swagger UI
+        return HTMLResponse(DOCS_HTML.format(title=html.escape(f"{app.title} — API"),
+                                             openapi_url=html.escape(app.openapi_url or "/openapi.json"),
+                                             version=__version__))
     @app.exception_handler(TaiwanPokerError)
     async def core_error(request: Request, exc: TaiwanPokerError) -> JSONResponse:
         status = {"no_lab_hand": 404, "no_job": 404, "hand_over": 409, "internal_error": 500,
                   **members_api.ERROR_STATUS}.get(exc.code, 400)
-        return _error(status, exc.code, error_message(lang_of(request), exc))
+        response = _error(status, exc.code, error_message(lang_of(request), exc))
+        if isinstance(exc, RateLimited):
+            response.headers["Retry-After"] = str(exc.params["retry_after"])
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -156,8 +205,17 @@ def create_app(
 
     @app.exception_handler(Exception)
     async def unexpected_error(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("unexpected error on %s", request.url.path)
+        # RequestContext has logged it with the request id and the traceback
         return _error(500, "internal_error", t(lang_of(request), "error.internal_error"))
+
+    @app.exception_handler(DBAPIError)
+    async def database_error(request: Request, exc: DBAPIError) -> JSONResponse:
+        """The database did not answer (down, restarting, connection cut): 503, try again shortly."""
+        app.state.metrics.database_errors.inc()
+        log.error("database error: %s", type(exc.orig or exc).__name__, exc_info=exc)
+        response = _error(503, "database_unavailable", t(lang_of(request), "error.database_unavailable"))
+        response.headers["Retry-After"] = "2"
+        return response
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -201,17 +259,37 @@ def create_app(
     @app.get("/lang/{code}", include_in_schema=False)
     def switch_language(code: str, next: str = "/") -> RedirectResponse:
         lang = normalise(code) or "zh-TW"
-        target = urlsplit(next)
-        safe = target.path if target.path.startswith("/") and not target.path.startswith("//") else "/"
-        if target.query:
-            safe += "?" + target.query
-        response = RedirectResponse(safe, status_code=303)
+        response = RedirectResponse(safe_next(next, "/"), status_code=303)
         response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
         return response
 
+    async def database_answers() -> bool:
+        try:
+            await asyncio.wait_for(asyncio.to_thread(app.state.db.ping), HEALTH_TIMEOUT)
+        except Exception:
+            app.state.metrics.database_errors.inc()
+            log.warning("health check: the database does not answer", exc_info=True)
+            return False
+        return True
+
     @app.get("/healthz", include_in_schema=False)
-    def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    async def healthz() -> JSONResponse:
+        """Liveness and the database: 200 when the database answers, 503 when it does not."""
+        ok = await database_answers()
+        return JSONResponse({"status": "ok" if ok else "error", "database": "ok" if ok else "unavailable"},
+                            status_code=200 if ok else 503)
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> JSONResponse:
+        """For a proxy: 200 once started and while the database answers; 503 before, during shut-down, or without it."""
+        started = bool(app.state.ready)
+        ok = started and await database_answers()
+        return JSONResponse({"ready": ok, "started": started}, status_code=200 if ok else 503)
+
+    @app.get("/metrics", include_in_schema=False)
+    def metrics() -> Response:
+        """Prometheus metrics of this instance (text format)."""
+        return Response(app.state.metrics.render(), media_type=METRICS_CONTENT_TYPE)
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> RedirectResponse:

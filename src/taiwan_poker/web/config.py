@@ -2,15 +2,20 @@
 
 ``DATABASE_URL`` (default: SQLite in the data directory), ``TP_GOOGLE_CLIENT_ID``
 (or ``GOOGLE_CLIENT_ID``; without it the app runs in local mode),
-``TP_ACTION_CLOCK_SECONDS`` (default 45, the spec's action clock; tests shorten it).
+``TP_ACTION_CLOCK_SECONDS`` (default 45, the spec's action clock; tests shorten it),
+``TP_RATE_LIMIT_SCALE`` (default 1: multiplies every rate limit; 0 turns them off),
+``TP_RATE_LIMIT_STORAGE`` (default ``memory://``; e.g. ``redis://127.0.0.1:6379`` to share the counters),
+``TP_GOOGLE_CERTS_URL`` (default Google's; tests point it at a local endpoint).
 """
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..auth.google import GOOGLE_CERTS_URL
 from ..store.db import database_url
 
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -23,6 +28,9 @@ class Settings:
     google_client_id: str | None
     host: str
     action_clock_seconds: int = 45
+    rate_limit_scale: float = 1.0  # multiplies every rate limit; 0 turns them off (load benchmarks, API fuzzing)
+    rate_limit_storage: str = "memory://"
+    google_certs_url: str = GOOGLE_CERTS_URL
 
     @property
     def local_mode(self) -> bool:
@@ -44,4 +52,15 @@ class Settings:
             google_client_id=os.environ.get("TP_GOOGLE_CLIENT_ID") or os.environ.get("GOOGLE_CLIENT_ID") or None,
             host=host,
             action_clock_seconds=int(clock) if clock.isdigit() and int(clock) > 0 else 45,
+            rate_limit_scale=_non_negative(os.environ.get("TP_RATE_LIMIT_SCALE"), 1.0),
+            rate_limit_storage=os.environ.get("TP_RATE_LIMIT_STORAGE") or "memory://",
+            google_certs_url=os.environ.get("TP_GOOGLE_CERTS_URL") or GOOGLE_CERTS_URL,
         )
+
+
+def _non_negative(raw: str | None, default: float) -> float:
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        return default
+    return value if math.isfinite(value) and value >= 0 else default

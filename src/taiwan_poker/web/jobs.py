@@ -7,6 +7,7 @@ language when asked for.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -15,6 +16,8 @@ from typing import Any
 
 from ..errors import TaiwanPokerError
 from .sessions import SessionStore
+
+log = logging.getLogger("taiwan_poker.web.jobs")
 
 
 @dataclass
@@ -48,6 +51,7 @@ class JobRunner:
                 job.error = exc
                 job.status = "error"
             except Exception as exc:
+                log.exception("background calculation failed")
                 job.error = TaiwanPokerError(str(exc), code="internal_error")
                 job.status = "error"
             finally:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from .i18n import catalogue, t
 from .members_api import optional_member
+from .redirects import safe_next
 from .rendering import render
 from .state import lang_of
 
@@ -24,16 +24,6 @@ router = APIRouter(include_in_schema=False)
 MEMBER_JS = ("member.", "room.", "lobby.", "signin.", "history.", "action.")
 GSI_CLIENT = "https://accounts.google.com/gsi/client"
 _CODE = re.compile(r"^[A-Za-z0-9]{1,16}$")
-
-
-def safe_next(target: str | None, default: str = "/lobby") -> str:
-    """A same-site path to go to after signing in (never another host, never ``//evil``)."""
-    if not target:
-        return default
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not parts.path.startswith("/") or parts.path.startswith("//"):
-        return default
-    return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
 def sign_in_options(request: Request) -> dict[str, Any]:

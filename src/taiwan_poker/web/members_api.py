@@ -6,8 +6,9 @@ what goes back to a browser is only ever that member's view of the room.
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import hmac
-import secrets
 import threading
 import time
 import unicodedata
@@ -25,6 +26,9 @@ from ..store import repo
 from ..store.db import Database
 from ..store.models import Member
 from .config import Settings
+from .metrics import observe_action
+from .rate_limits import RateLimiter
+from .redirects import safe_next
 
 SESSION_COOKIE = "tp_session"
 CSRF_COOKIE = "tp_csrf"
@@ -96,12 +100,41 @@ def require_member(request: Request) -> Member:
     return member
 
 
+def csrf_token(session_token: str) -> str:
+    """The CSRF token of a session: an HMAC keyed by the (secret, httpOnly) session token.
+
+    It is bound to the session: a token planted in the ``tp_csrf`` cookie by
+    someone else matches no session of the victim, and no server secret is
+    needed, so every server instance derives the same token.
+    """
+    return hmac.new(session_token.encode(), b"taiwan-poker csrf v1", hashlib.sha256).hexdigest()
+
+
 def require_csrf(request: Request) -> None:
-    """State-changing requests carry the ``tp_csrf`` cookie's value in the ``X-CSRF-Token`` header."""
-    cookie = request.cookies.get(CSRF_COOKIE)
+    """State-changing requests carry their session's CSRF token in the ``X-CSRF-Token`` header.
+
+    The ``tp_csrf`` cookie only hands the token to the page's script; what is
+    checked is the header against the token derived from the session cookie.
+    """
+    session = request.cookies.get(SESSION_COOKIE)
     header = request.headers.get(CSRF_HEADER)
-    if not cookie or not header or not hmac.compare_digest(cookie, header):
+    if not session or not header or not hmac.compare_digest(csrf_token(session), header):
         raise AuthError("missing or wrong X-CSRF-Token header", code="csrf_required")
+
+
+def client_address(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+def rate_limit(policy: str) -> Any:
+    """A dependency that counts the request against ``policy`` (per member when signed in, and per address)."""
+
+    def check(request: Request) -> None:
+        member = optional_member(request)
+        limiter: RateLimiter = request.app.state.rate_limiter
+        limiter.check(policy, member.id if member is not None else None, client_address(request))
+
+    return Depends(check)
 
 
 MemberDep = Annotated[Member, Depends(require_member)]
@@ -122,10 +155,11 @@ def _start_session(request: Request, response: Response, member: Member) -> None
     with db.transaction() as s:
         token = repo.start_session(s, member.id, replaces=old)
     request.app.state.session_cache.forget(old)
+    request.app.state.sockets.end_session(old)
     secure = settings.secure_cookies
     response.set_cookie(SESSION_COOKIE, token, max_age=SESSION_MAX_AGE, httponly=True, secure=secure,
                         samesite="lax", path="/")
-    response.set_cookie(CSRF_COOKIE, secrets.token_urlsafe(24), max_age=SESSION_MAX_AGE, httponly=False,
+    response.set_cookie(CSRF_COOKIE, csrf_token(token), max_age=SESSION_MAX_AGE, httponly=False,
                         secure=secure, samesite="lax", path="/")
 
 
@@ -150,10 +184,10 @@ def me(request: Request, member: OptionalMember) -> dict[str, Any]:
     settings = request.app.state.settings
     return {"member": member_json(member), "local_signin": settings.local_mode,
             "google_client_id": settings.google_client_id,
-            "csrf": request.cookies.get(CSRF_COOKIE) if member else None}
+            "csrf": csrf_token(request.cookies[SESSION_COOKIE]) if member else None}
 
 
-@router.post("/api/auth/local", tags=["members"])
+@router.post("/api/auth/local", tags=["members"], dependencies=[rate_limit("signin")])
 def local_sign_in(request: Request, body: LocalSignIn, response: Response) -> dict[str, Any]:
     """Local sign-in with a display name: only without a Google client ID and on localhost (clearly a test mode)."""
     settings, db, _ = services(request)
@@ -167,25 +201,38 @@ def local_sign_in(request: Request, body: LocalSignIn, response: Response) -> di
 
 
 @router.post("/auth/google", include_in_schema=False)
-def google_sign_in(
+async def google_sign_in(
     request: Request, credential: Annotated[str, Form()] = "", g_csrf_token: Annotated[str, Form()] = "",
     next: str = "/lobby",
 ) -> RedirectResponse:
-    """Google Identity Services posts the ID token here; the server verifies it and starts a session."""
+    """Google Identity Services posts the ID token here; the server verifies it and starts a session.
+
+    The work runs on the sign-in pool (:mod:`.signin_pool`): a slow certificate
+    endpoint holds up sign-ins only, never the tables.
+    """
     settings, db, _ = services(request)
-    target = next if next.startswith("/") and not next.startswith("//") else "/lobby"
+    target = safe_next(next)
+    cookie_csrf = request.cookies.get("g_csrf_token")
     try:
-        if not settings.google_client_id:
-            raise TokenRejected("Google sign-in is not configured on this server", code="local_signin_disabled")
-        check_csrf(request.cookies.get("g_csrf_token"), g_csrf_token)
-        verifier: GoogleTokenVerifier = request.app.state.google_verifier
-        identity = verifier.verify(credential)
+        request.app.state.rate_limiter.check("signin", None, client_address(request))
     except TaiwanPokerError as exc:
         return RedirectResponse(f"/signin?error={quote(exc.code)}", status_code=303)
-    with db.transaction() as s:
-        member = repo.upsert_google_member(s, identity.sub, identity.name, identity.email, identity.picture)
+
+    def verify_and_store() -> Member:
+        if not settings.google_client_id:
+            raise TokenRejected("Google sign-in is not configured on this server", code="local_signin_disabled")
+        check_csrf(cookie_csrf, g_csrf_token)
+        verifier: GoogleTokenVerifier = request.app.state.google_verifier
+        identity = verifier.verify(credential)
+        with db.transaction() as s:
+            return repo.upsert_google_member(s, identity.sub, identity.name, identity.email, identity.picture)
+
+    try:
+        member = await request.app.state.signin_pool.run(verify_and_store)
+    except TaiwanPokerError as exc:
+        return RedirectResponse(f"/signin?error={quote(exc.code)}", status_code=303)
     response = RedirectResponse(target, status_code=303)
-    _start_session(request, response, member)
+    await asyncio.to_thread(_start_session, request, response, member)
     return response
 
 
@@ -197,6 +244,7 @@ def sign_out(request: Request, response: Response) -> dict[str, bool]:
         with request.app.state.db.transaction() as s:
             repo.end_session(s, token)
         request.app.state.session_cache.forget(token)
+        request.app.state.sockets.end_session(token)
     response.delete_cookie(SESSION_COOKIE, path="/")
     response.delete_cookie(CSRF_COOKIE, path="/")
     return {"ok": True}
@@ -237,7 +285,7 @@ def lobby(request: Request, member: MemberDep) -> dict[str, Any]:
     return {"rooms": services(request)[2].rooms_of(member)}
 
 
-@router.post("/api/rooms", tags=["rooms"], dependencies=[Csrf])
+@router.post("/api/rooms", tags=["rooms"], dependencies=[Csrf, rate_limit("room_create")])
 def create_room(request: Request, member: MemberDep, body: NewRoom | None = None) -> dict[str, str]:
     """Open a heads-up room (2,000 chips, blinds 10/20) and take seat 0."""
     code = services(request)[2].create_room(member, body.decks if body else 2)
@@ -250,40 +298,43 @@ def room_state(request: Request, code: str, member: OptionalMember) -> dict[str,
     return services(request)[2].state(code, member)
 
 
-@router.post("/api/rooms/{code}/join", tags=["rooms"], dependencies=[Csrf])
+@router.post("/api/rooms/{code}/join", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
 def join_room(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
     return services(request)[2].join(code, member)
 
 
-@router.post("/api/rooms/{code}/leave", tags=["rooms"], dependencies=[Csrf])
+@router.post("/api/rooms/{code}/leave", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
 def leave_room(request: Request, code: str, member: MemberDep) -> dict[str, bool]:
     """Leave the seat for good (a match in progress is forfeited)."""
     services(request)[2].leave(code, member)
     return {"ok": True}
 
 
-@router.post("/api/rooms/{code}/rematch", tags=["rooms"], dependencies=[Csrf])
+@router.post("/api/rooms/{code}/rematch", tags=["rooms"], dependencies=[Csrf, rate_limit("room_create")])
 def rematch(request: Request, code: str, member: MemberDep) -> dict[str, str]:
     new = services(request)[2].rematch(code, member)
     return {"code": new, "url": room_url(request, new)}
 
 
-@router.post("/api/rooms/{code}/actions", tags=["rooms"], dependencies=[Csrf])
+@router.post("/api/rooms/{code}/actions", tags=["rooms"], dependencies=[Csrf, rate_limit("action")])
 def act(request: Request, code: str, body: ActionIn, member: MemberDep) -> dict[str, Any]:
     """Act against a version; a stale or repeated request changes nothing and returns the current state."""
-    return act_json(services(request)[2].act(code, member, body.action, body.version, body.key))
+    with observe_action(request.app, "action"):
+        return act_json(services(request)[2].act(code, member, body.action, body.version, body.key))
 
 
-@router.post("/api/rooms/{code}/timeout", tags=["rooms"], dependencies=[Csrf])
+@router.post("/api/rooms/{code}/timeout", tags=["rooms"], dependencies=[Csrf, rate_limit("action")])
 def timeout(request: Request, code: str, body: VersionIn, member: MemberDep) -> dict[str, Any]:
     """After the action clock runs out, a seated member applies the time-out: check if possible, else fold."""
-    return act_json(services(request)[2].timeout(code, member, body.version))
+    with observe_action(request.app, "timeout"):
+        return act_json(services(request)[2].timeout(code, member, body.version))
 
 
-@router.post("/api/rooms/{code}/next", tags=["rooms"], dependencies=[Csrf])
+@router.post("/api/rooms/{code}/next", tags=["rooms"], dependencies=[Csrf, rate_limit("action")])
 def next_hand(request: Request, code: str, body: VersionIn, member: MemberDep) -> dict[str, Any]:
     """Deal the next hand once the last one is over."""
-    return act_json(services(request)[2].next_hand(code, member, body.version))
+    with observe_action(request.app, "next"):
+        return act_json(services(request)[2].next_hand(code, member, body.version))
 
 
 @router.get("/api/rooms/{code}/history", tags=["rooms"])
@@ -296,4 +347,5 @@ ERROR_STATUS = {
     "signin_required": 401, "csrf_required": 403, "bad_csrf": 403, "local_signin_disabled": 403,
     "not_seated": 403, "room_not_found": 404, "room_full": 409, "not_your_turn": 409, "clock_running": 409,
     "no_hand": 409, "match_over": 409, "hand_in_progress": 409, "match_not_over": 409, "stale_version": 409,
+    "rate_limited": 429, "signin_busy": 503, "room_quarantined": 409, "session_ended": 401,
 }

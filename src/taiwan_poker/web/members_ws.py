@@ -13,6 +13,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
+from collections.abc import Coroutine
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -23,10 +25,16 @@ from ..rooms.service import RoomService
 from ..store.models import Member
 from .i18n import LANG_COOKIE, error_message, negotiate
 from .members_api import SESSION_COOKIE, act_json
+from .metrics import observe_action
+from .rate_limits import RateLimited, RateLimiter
+from .socket_registry import OpenSocket, SocketRegistry, session_key
 
 router = APIRouter()
 log = logging.getLogger("taiwan_poker.web.ws")
-MAX_MESSAGE = 4096
+MAX_MESSAGE = 4096  # characters of one client message (the server's frame cap is ``WS_MAX_BYTES``)
+WS_MAX_BYTES = 64 * 1024  # uvicorn refuses larger frames before they reach the app (close 1009)
+MAX_REFUSED = 50  # rate-limited messages a socket may send before it is closed
+ACTION_MESSAGES = frozenset({"action", "timeout", "next"})
 
 
 def _origin_ok(ws: WebSocket) -> bool:
@@ -42,8 +50,13 @@ def _error(ws: WebSocket, exc: TaiwanPokerError) -> dict[str, Any]:
     return {"type": "error", "error": {"code": exc.code, "message": error_message(lang, exc)}}
 
 
-def parse_message(text: str) -> dict[str, Any]:
-    """A client message as a JSON object, or ``bad_message`` (cheap: runs on the event loop)."""
+def parse_message(text: str | None) -> dict[str, Any]:
+    """A client message as a JSON object, or ``bad_message`` (cheap: runs on the event loop).
+
+    ``None`` is a binary frame: the protocol is JSON text only.
+    """
+    if text is None:
+        raise TaiwanPokerError("binary frames are not understood; send JSON text", code="bad_message")
     if len(text) > MAX_MESSAGE:
         raise TaiwanPokerError("message too large", code="bad_message")
     try:
@@ -70,73 +83,154 @@ def handle_message(rooms: RoomService, code: str, member: Member | None, msg: di
     raise TaiwanPokerError(f"unknown message type {kind!r}", code="bad_message")
 
 
+class SessionEnded(Exception):
+    """The socket's session ended (sign-out, rotation, expiry): it must stop at once."""
+
+
 @router.websocket("/ws/rooms/{code}")
 async def room_socket(ws: WebSocket, code: str) -> None:
-    rooms: RoomService = ws.app.state.rooms
+    app = ws.app
+    rooms: RoomService = app.state.rooms
     if not _origin_ok(ws):
         await ws.close(code=1008)
         return
-    member = await asyncio.to_thread(ws.app.state.session_cache.member, ws.cookies.get(SESSION_COOKIE))
+    token = ws.cookies.get(SESSION_COOKIE)
+    cache = app.state.session_cache
+    address = ws.client.host if ws.client else "unknown"
+    member: Member | None = await asyncio.to_thread(cache.member, token)
+    member_id = member.id if member is not None else None
+    limiter: RateLimiter = app.state.rate_limiter
     await ws.accept()
+    started = time.monotonic()
     try:
+        limiter.check("socket_open", member_id, address)
         room_id = await asyncio.to_thread(rooms.room_id, code)
     except TaiwanPokerError as exc:
         await ws.send_json(_error(ws, exc))
         await ws.close(code=1008)
         return
+    closed = False
     sent = -1
     send_lock = asyncio.Lock()
+    loop = asyncio.get_running_loop()
+    background: set[asyncio.Task[None]] = set()
+
+    def signed_in() -> None:
+        """The session this socket was opened with still holds (runs in a worker thread, before any view)."""
+        if member is not None:
+            now = cache.member(token)
+            if now is None or now.id != member.id:
+                raise SessionEnded
+
+    async def send(message: dict[str, Any]) -> None:
+        async with send_lock:
+            if not closed:
+                await ws.send_json(message)
+
+    async def shut(exc: TaiwanPokerError, close_code: int) -> None:
+        """Say why, then close; nothing is sent after this."""
+        nonlocal closed
+        async with send_lock:
+            if closed:
+                return
+            closed = True
+            with contextlib.suppress(Exception):
+                await ws.send_json(_error(ws, exc))
+                await ws.close(code=close_code)
+        log.info("socket closed by the server", extra={"room": code, "reason": exc.code})
+
+    def session_over() -> Coroutine[Any, Any, None]:
+        return shut(TaiwanPokerError("your session has ended; sign in again", code="session_ended"), 4401)
+
+    def end() -> None:  # the registry calls this on our loop when the session ends elsewhere in this process
+        task = loop.create_task(session_over())
+        background.add(task)
+        task.add_done_callback(background.discard)
+
+    sock = OpenSocket(member_id, session_key(token) if member is not None else None, address, loop, end)
+    registry: SocketRegistry = app.state.sockets
+    try:
+        registry.add(sock)
+    except TaiwanPokerError as exc:
+        await shut(exc, 1008)
+        return
+
+    def view(announced: int | None) -> dict[str, Any]:
+        signed_in()
+        if announced is None:
+            return rooms.state(code, member)
+        return rooms.state_at(code, member, announced)
+
+    def handle(msg: dict[str, Any]) -> dict[str, Any]:
+        signed_in()
+        if msg.get("type") in ACTION_MESSAGES:
+            limiter.check("action", member_id, address)
+        with observe_action(app, msg.get("type")):
+            return handle_message(rooms, code, member, msg)
 
     async def send_state(reply: dict[str, Any] | None = None, announced: int | None = None) -> None:
         """Send a state (a push, or an action's reply); never an older version than already sent."""
         nonlocal sent
-        if reply is not None:
-            state = reply["state"]
-        elif announced is not None:
-            state = await asyncio.to_thread(rooms.state_at, code, member, announced)
-        else:
-            state = await asyncio.to_thread(rooms.state, code, member)
+        state = reply["state"] if reply is not None else await asyncio.to_thread(view, announced)
         if reply is None and state["version"] <= sent:
             return
         if reply is not None and state["version"] < sent:
-            reply = {**reply, "state": await asyncio.to_thread(rooms.state, code, member)}
+            reply = {**reply, "state": await asyncio.to_thread(view, None)}
             state = reply["state"]
         async with send_lock:
-            if reply is None and state["version"] <= sent:
+            if closed or (reply is None and state["version"] <= sent):
                 return
             sent = max(sent, state["version"])
             await ws.send_json(reply if reply else {"type": "state", "state": state})
 
+    messages = refused = 0
+    log.info("socket opened", extra={"room": code, "member": member_id})
     async with rooms.hub.subscribe(room_id) as sub:
 
         async def pushes() -> None:
-            while True:
-                announced = await sub.next_version()
-                if announced > sent:  # skip versions this socket already has (its own replies)
-                    await send_state(announced=announced)
+            with contextlib.suppress(SessionEnded):
+                while True:
+                    announced = await sub.next_version()
+                    if announced > sent:  # skip versions this socket already has (its own replies)
+                        await send_state(announced=announced)
+            await session_over()
 
         pusher = asyncio.create_task(pushes())
         try:
             await send_state()
-            while True:
-                text = await ws.receive_text()
+            while not closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect" or closed:
+                    break
+                messages += 1
                 try:
-                    msg = parse_message(text)
+                    limiter.check("socket_message", member_id, address)
+                    msg = parse_message(message.get("text"))
                     reply: dict[str, Any] = {"type": "pong"}
                     if msg.get("type") != "ping":  # the keep-alive needs no thread
-                        reply = await asyncio.to_thread(handle_message, rooms, code, member, msg)
+                        reply = await asyncio.to_thread(handle, msg)
+                except RateLimited as exc:
+                    refused += 1
+                    if refused > MAX_REFUSED:
+                        await shut(exc, 1008)
+                        break
+                    reply = {**_error(ws, exc), "retry_after": exc.params["retry_after"]}
                 except TaiwanPokerError as exc:
                     reply = _error(ws, exc)
                     with contextlib.suppress(TaiwanPokerError):
-                        reply["state"] = await asyncio.to_thread(rooms.state, code, member)
+                        reply["state"] = await asyncio.to_thread(view, None)
                 if reply.get("type") == "state":
                     await send_state(reply)
                 else:
-                    async with send_lock:
-                        await ws.send_json(reply)
+                    await send(reply)
+        except SessionEnded:
+            await session_over()
         except WebSocketDisconnect:
             pass
         finally:
+            registry.remove(sock)
             pusher.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await pusher
+            log.info("socket closed", extra={"room": code, "member": member_id, "messages": messages,
+                                             "seconds": round(time.monotonic() - started, 3)})

@@ -1,5 +1,11 @@
-// Page-wide behaviour: the four-colour switch and the phone menu.
+// Page-wide behaviour: computed styles, the four-colour switch and the phone menu.
 const FOUR = "tp_fourcolour";
+
+// The Content-Security-Policy forbids style="" attributes, so templates give computed styles as data
+// attributes and they are set here through the CSSOM: data-width is a width in per cent (the odds bars),
+// data-e the heat-map equity custom property --e.
+document.querySelectorAll("[data-width]").forEach((n) => { n.style.width = `${n.dataset.width}%`; });
+document.querySelectorAll("[data-e]").forEach((n) => { n.style.setProperty("--e", n.dataset.e); });
 
 function setCookie(name, value) {
   document.cookie = `${name}=${value}; path=/; max-age=${365 * 24 * 3600}; samesite=lax`;

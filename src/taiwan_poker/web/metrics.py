@@ -1,0 +1,73 @@
+"""Prometheus metrics of one app instance (``GET /metrics``, the Prometheus text format).
+
+Requests by route and status, how long table moves take, open sockets, rooms
+held in memory, database errors, room errors and requests refused by the rate
+limits.  Each app has a registry of its own, so several apps in one process
+(the tests) do not collide.  The counts kept by the room service and the rate
+limiter are read when Prometheus scrapes, so those layers need no Prometheus.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily
+from prometheus_client.registry import Collector
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+class _Counts(Collector):
+    """Counters kept as plain dicts elsewhere (room errors, rate-limit refusals), read at scrape time."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        rooms = CounterMetricFamily("tp_room_errors", "Room errors by kind (sweep errors, quarantined rooms)",
+                                    labels=["kind"])
+        for kind, n in sorted(self.app.state.rooms.errors.items()):
+            rooms.add_metric([kind], n)
+        yield rooms
+        limited = CounterMetricFamily("tp_rate_limited", "Requests refused by a rate limit", labels=["policy"])
+        for policy, n in sorted(self.app.state.rate_limiter.rejected.items()):
+            limited.add_metric([policy], n)
+        yield limited
+
+
+class Metrics:
+    def __init__(self, app: Any) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.requests = Counter("tp_http_requests", "HTTP requests by route template, method and status",
+                                ["route", "method", "status"], registry=self.registry)
+        self.request_seconds = Histogram("tp_http_request_seconds", "HTTP request duration by route template",
+                                         ["route"], registry=self.registry)
+        self.action_seconds = Histogram("tp_action_seconds", "Time to apply a table move (HTTP or socket)",
+                                        ["kind"], registry=self.registry,
+                                        buckets=(.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5))
+        self.database_errors = Counter("tp_database_errors", "Requests that failed because the database did not "
+                                       "answer", registry=self.registry)
+        Gauge("tp_open_sockets", "Open room sockets", registry=self.registry).set_function(
+            lambda: len(app.state.sockets))
+        Gauge("tp_rooms_in_memory", "Rooms whose state this instance holds in memory",
+              registry=self.registry).set_function(lambda: app.state.rooms.rooms_in_memory())
+        self.registry.register(_Counts(app))
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+@contextmanager
+def observe_action(app: Any, kind: object) -> Iterator[None]:
+    """Time a table move into ``tp_action_seconds``."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        metrics: Metrics = app.state.metrics
+        metrics.action_seconds.labels(str(kind) if kind in ("action", "timeout", "next") else "other").observe(
+            time.perf_counter() - start)

@@ -1,0 +1,90 @@
+"""Rate limits per member and per address, on the ``limits`` library (sliding-window counters in memory).
+
+Each policy names what it limits and its windows.  They are set well above
+what a fast human does: a player acts a few times a second at most, signs in
+a handful of times a day and opens a table now and then; a classroom behind
+one address is 30-odd people.  A request over a limit changes nothing and is
+answered 429 with ``Retry-After`` (HTTP) or an ``error`` message with
+``retry_after`` (WebSocket), in the reader's language.
+
+The counters live in this process (one instance today).  ``storage_uri``
+takes any ``limits`` storage, e.g. ``redis://127.0.0.1:6379`` so that several
+instances share their counters.  ``scale`` multiplies every limit; 0 turns
+them off, which only load benchmarks and the API fuzzer do.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from limits import RateLimitItem, parse_many, storage, strategies
+
+from ..errors import TaiwanPokerError
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The windows of one kind of request, per member and per address (``limits`` notation)."""
+
+    per_member: str
+    per_address: str
+
+
+POLICIES: dict[str, Policy] = {
+    # a move at the table (HTTP actions, time-out, next hand, and the same over the socket)
+    "action": Policy(per_member="8/second;240/minute", per_address="100/second;3000/minute"),
+    # opening a table or a rematch
+    "room_create": Policy(per_member="10/minute;60/hour", per_address="30/minute;300/hour"),
+    # joining or leaving a table
+    "seat": Policy(per_member="20/minute", per_address="120/minute"),
+    # local or Google sign-in (local sign-in creates a member, so this also bounds member creation)
+    "signin": Policy(per_member="", per_address="30/minute;300/hour"),
+    # every message on a room socket, keep-alive pings included (one every 25 s)
+    "socket_message": Policy(per_member="15/second;300/minute", per_address="200/second"),
+    # opening a room socket (reconnects included)
+    "socket_open": Policy(per_member="30/minute", per_address="120/minute"),
+}
+
+
+class RateLimited(TaiwanPokerError):
+    """Too many requests of one kind; ``retry_after`` says in how many seconds to try again."""
+
+    code = "rate_limited"
+
+
+def _scaled(items: list[RateLimitItem], scale: float) -> list[RateLimitItem]:
+    return [type(item)(max(1, math.ceil(item.amount * scale)), item.multiples) for item in items]
+
+
+class RateLimiter:
+    """Checks a request against a policy's windows and counts it when it passes."""
+
+    def __init__(self, scale: float = 1.0, storage_uri: str = "memory://",
+                 policies: dict[str, Policy] | None = None) -> None:
+        self.enabled = scale > 0
+        self.rejected: dict[str, int] = {}
+        self._limiter = strategies.SlidingWindowCounterRateLimiter(storage.storage_from_string(storage_uri))
+        self._windows = {
+            name: (_scaled(parse_many(p.per_member), scale) if p.per_member else [],
+                   _scaled(parse_many(p.per_address), scale) if p.per_address else [])
+            for name, p in (policies or POLICIES).items()
+        }
+
+    def check(self, policy: str, member_id: int | None, address: str | None) -> None:
+        """Count one request, or raise :class:`RateLimited` (counting nothing) when a window is full."""
+        if not self.enabled:
+            return
+        per_member, per_address = self._windows[policy]
+        keyed = [(item, policy, "member", str(member_id)) for item in per_member if member_id is not None]
+        keyed += [(item, policy, "address", address) for item in per_address if address]
+        for item, *ids in keyed:
+            if not self._limiter.test(item, *ids):
+                reset = self._limiter.get_window_stats(item, *ids).reset_time
+                self.rejected[policy] = self.rejected.get(policy, 0) + 1
+                seconds = max(1, math.ceil(reset - time.time()))
+                raise RateLimited(f"too many requests ({policy}); try again in {seconds} s",
+                                  retry_after=seconds, policy=policy)
+        for item, *ids in keyed:
+            self._limiter.hit(item, *ids)

@@ -1,0 +1,77 @@
+"""Who has which room socket open: the bound on sockets per member and per address, and ending a session.
+
+When a session ends here (sign-out, or rotation by signing in again), every
+socket opened with it is told ``session_ended`` and closed at once, from
+whichever thread ended it.  A session that ends elsewhere (expiry, or another
+instance) is caught by the socket itself: it checks the session before each
+message it handles and each state it sends, through the session cache, whose
+entries live a few seconds (``SessionCache.ttl``), so such a socket goes
+quiet within that time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..errors import TaiwanPokerError
+
+MAX_PER_MEMBER = 8  # room sockets one member may hold open (tabs, devices)
+MAX_PER_ADDRESS = 64  # open sockets from one address (spectators included)
+
+
+def session_key(token: str | None) -> str | None:
+    """What the registry keeps of a session token: its hash, never the token."""
+    return hashlib.sha256(token.encode()).hexdigest() if token else None
+
+
+@dataclass(eq=False)
+class OpenSocket:
+    """One open room socket; ``end`` runs on its event loop when its session ends."""
+
+    member_id: int | None
+    session: str | None
+    address: str
+    loop: asyncio.AbstractEventLoop
+    end: Callable[[], None]
+    ended: bool = field(default=False)
+
+
+class SocketRegistry:
+    def __init__(self, per_member: int = MAX_PER_MEMBER, per_address: int | None = MAX_PER_ADDRESS) -> None:
+        self.per_member = per_member
+        self.per_address = per_address
+        self._open: set[OpenSocket] = set()
+        self._guard = threading.Lock()
+
+    def add(self, sock: OpenSocket) -> None:
+        """Count a new socket in, or raise ``too_many_sockets``."""
+        with self._guard:
+            if sock.member_id is not None and sum(s.member_id == sock.member_id for s in self._open) >= self.per_member:
+                raise TaiwanPokerError("too many open tables for one member", code="too_many_sockets")
+            if self.per_address is not None and sum(s.address == sock.address for s in self._open) >= self.per_address:
+                raise TaiwanPokerError("too many open sockets from one address", code="too_many_sockets")
+            self._open.add(sock)
+
+    def remove(self, sock: OpenSocket) -> None:
+        with self._guard:
+            self._open.discard(sock)
+
+    def end_session(self, token: str | None) -> int:
+        """Close every socket opened with this session (callable from any thread); returns how many."""
+        key = session_key(token)
+        if key is None:
+            return 0
+        with self._guard:
+            doomed = [s for s in self._open if s.session == key and not s.ended]
+        for sock in doomed:
+            sock.ended = True
+            if not sock.loop.is_closed():
+                sock.loop.call_soon_threadsafe(sock.end)
+        return len(doomed)
+
+    def __len__(self) -> int:
+        return len(self._open)
