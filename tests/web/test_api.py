@@ -303,6 +303,37 @@ def test_pot_odds(client: TestClient) -> None:
     assert error_of(client.post("/api/calc/pot-odds", json={"pot": "x", "bet": 1}), 422)["code"] == "bad_request"
 
 
+@pytest.mark.parametrize(("body", "field"), [
+    ({"pot": True, "bet": 20}, "pot"),
+    ({"pot": 60, "bet": False}, "bet"),
+    ({"pot": 60.0, "bet": 20}, "pot"),
+    ({"pot": "60", "bet": 20}, "pot"),
+])
+def test_pot_odds_takes_only_whole_numbers(client: TestClient, body: dict[str, object], field: str) -> None:
+    """Regression: JSON true/false were read as the chip counts 1/0 (and "60", 60.0 as 60): now a 422 bad_request."""
+    err = error_of(client.post("/api/calc/pot-odds", json=body, headers=EN), 422)
+    assert err["code"] == "bad_request" and f'"{field}"' in err["message"]
+    good = client.post("/api/calc/pot-odds", json={"pot": 60, "bet": 20})
+    assert good.status_code == 200 and good.json()["final_pot"] == 100
+
+
+@pytest.mark.parametrize(("path", "good", "field"), [
+    ("/api/evaluate", {"cards": ["As", "Ks", "Qs", "Js", "Ts"], "decks": 2}, "decks"),
+    ("/api/lab/hands", {"decks": 2}, "decks"),
+    ("/api/practice/drill/answers", {"seed": 1, "choice": "1/2"}, "seed"),
+    ("/api/calc/outs", {"decks": 2, "hole": ["Ah", "Qh"]}, "decks"),
+    ("/api/calc/equity", {"hero": "AsAh", "opponents": ["KdKc"], "board": "2c7d9h", "decks": 2}, "decks"),
+    ("/api/calc/equity", {"hero": "AsAh", "opponents": ["KdKc"], "board": "2c7d9h", "precision": 0.05}, "precision"),
+])
+@pytest.mark.parametrize("flag", [True, False])
+def test_no_number_field_takes_a_boolean(client: TestClient, path: str, good: dict[str, object], field: str,
+                                         flag: bool) -> None:
+    """Every number in a request body is strict: a JSON boolean is a 422 bad_request, the number itself works."""
+    err = error_of(client.post(path, json={**good, field: flag}, headers=EN), 422)
+    assert err["code"] == "bad_request" and f'"{field}"' in err["message"]
+    assert client.post(path, json=good, headers=EN).status_code in (200, 201, 202)
+
+
 def test_i18n_endpoint(client: TestClient) -> None:
     assert client.get("/api/i18n/en").json()["nav.lab"] == "Lab table"
     assert error_of(client.get("/api/i18n/fr", headers=ZH), 400)["code"] == "bad_lang"

@@ -180,6 +180,14 @@ def test_api_conforms_to_its_openapi(fuzz: Fuzz, record_property: Any) -> None:
     start = time.perf_counter()
     for result in schema.get_all_operations():
         operation = result.ok()
+        # schemathesis' deterministic coverage cases: boundary values, each field of the wrong type, missing, extra
+        coverage = schema.config.generation_for(operation=operation, phase="coverage")
+        for case in schema.iter_coverage_cases(operation, generation_modes=list(GenerationMode),
+                                               generation_config=coverage):
+            try:
+                fuzz.run(case)
+            except (Exception, BaseExceptionGroup) as exc:  # schemathesis' FailureGroup is a BaseExceptionGroup
+                failures.append(f"{operation.label} (coverage): {exc}")
         for mode, examples in EXAMPLES.items():
             if mode is GenerationMode.NEGATIVE and not negatable(operation.definition.raw):
                 continue  # every string is a valid path parameter: nothing to make invalid

@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import DBAPIError
 
 from ..errors import TaiwanPokerError
 from ..rooms.service import RoomService
@@ -219,12 +220,23 @@ async def room_socket(ws: WebSocket, code: str) -> None:
                     reply = _error(ws, exc)
                     with contextlib.suppress(TaiwanPokerError):
                         reply["state"] = await asyncio.to_thread(view, None)
+                except SessionEnded:
+                    raise
+                except DBAPIError:  # the database did not answer: nothing was applied; the socket stays
+                    app.state.metrics.database_errors.inc()
+                    log.exception("socket message failed: database error", extra={"room": code})
+                    reply = _error(ws, TaiwanPokerError("the database is not answering", code="database_unavailable"))
+                except Exception:
+                    log.exception("socket message failed", extra={"room": code})
+                    reply = _error(ws, TaiwanPokerError("unexpected server error", code="internal_error"))
                 if reply.get("type") == "state":
                     await send_state(reply)
                 else:
                     await send(reply)
         except SessionEnded:
             await session_over()
+        except TaiwanPokerError as exc:  # the room cannot be shown at all (e.g. quarantined)
+            await shut(exc, 1008)
         except WebSocketDisconnect:
             pass
         finally:

@@ -19,6 +19,7 @@ from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import Collector
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+ACTION_KINDS = ("action", "timeout", "next")
 
 
 class _Counts(Collector):
@@ -49,6 +50,8 @@ class Metrics:
         self.action_seconds = Histogram("tp_action_seconds", "Time to apply a table move (HTTP or socket)",
                                         ["kind"], registry=self.registry,
                                         buckets=(.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5))
+        for kind in ACTION_KINDS:
+            self.action_seconds.labels(kind)
         self.database_errors = Counter("tp_database_errors", "Requests that failed because the database did not "
                                        "answer", registry=self.registry)
         Gauge("tp_open_sockets", "Open room sockets", registry=self.registry).set_function(
@@ -69,5 +72,5 @@ def observe_action(app: Any, kind: object) -> Iterator[None]:
         yield
     finally:
         metrics: Metrics = app.state.metrics
-        metrics.action_seconds.labels(str(kind) if kind in ("action", "timeout", "next") else "other").observe(
+        metrics.action_seconds.labels(str(kind) if kind in ACTION_KINDS else "other").observe(
             time.perf_counter() - start)
