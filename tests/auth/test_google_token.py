@@ -197,3 +197,90 @@ def test_csrf_double_submit() -> None:
         with pytest.raises(TokenRejected) as info:
             check_csrf(cookie, form)
         assert info.value.code == "bad_csrf"
+
+
+@pytest.mark.parametrize(
+    ("case", "payload"),
+    [
+        ("expires in 2100", claims(exp=4_102_444_800)),
+        ("issued in 2100", claims(iat=4_102_444_800, exp=4_102_448_400)),
+        ("issued an hour ahead", claims(iat=int(time.time()) + 3600, exp=int(time.time()) + 7200)),
+        ("lives two hours", claims(exp=int(time.time()) + 7200)),
+        ("expires before it is issued", claims(exp=int(time.time()) - 1)),
+        ("no iat", {k: v for k, v in claims().items() if k != "iat"}),
+    ],
+)
+def test_finding9_times_no_google_token_has_are_rejected(
+    verifier: GoogleTokenVerifier, keys: dict[str, Any], case: str, payload: dict[str, Any]
+) -> None:
+    """A good signature is not enough: iat/exp must be what Google issues (≤ 1 h, not in the future)."""
+    with pytest.raises(TokenRejected) as info:
+        verifier.verify(sign(keys["good"], payload))
+    assert info.value.code == "bad_token", case
+
+
+def test_finding9_clock_skew_allowance_is_small_and_applies_both_ways(
+    verifier: GoogleTokenVerifier, keys: dict[str, Any]
+) -> None:
+    now = int(time.time())
+    assert verifier.clock_skew_seconds == 10
+    assert verifier.verify(sign(keys["good"], claims(iat=now + 5, exp=now + 5 + 3600))).sub, "5 s fast is fine"
+    assert verifier.verify(sign(keys["good"], claims(iat=now - 3600, exp=now - 5))).sub, "5 s late is fine"
+    with pytest.raises(TokenRejected):
+        verifier.verify(sign(keys["good"], claims(iat=now + 60, exp=now + 60 + 3600)))
+    with pytest.raises(TokenRejected):
+        verifier.verify(sign(keys["good"], claims(iat=now - 3660, exp=now - 60)))
+
+
+@pytest.fixture
+def silent_endpoint() -> Iterator[str]:
+    """A certificate endpoint that accepts connections and never answers."""
+    import socket
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(256)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}/oauth2/v1/certs"
+    stop.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    listener.close()
+
+
+def test_finding3_a_silent_certificate_endpoint_fails_fast_and_once(
+    silent_endpoint: str, keys: dict[str, Any]
+) -> None:
+    """The fetch gives up after the short read timeout, and the sign-ins queued behind it fail at once."""
+    slow = GoogleTokenVerifier(CLIENT_ID, certs_url=silent_endpoint, timeout=(1.0, 1.0))
+    token = sign(keys["good"], claims())
+    started = time.monotonic()
+    results: list[str] = []
+
+    def attempt() -> None:
+        try:
+            slow.verify(token)
+        except TokenRejected as exc:
+            results.append(exc.code)
+
+    threads = [threading.Thread(target=attempt) for _ in range(20)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    took = time.monotonic() - started
+    assert results == ["certs_unavailable"] * 20
+    assert took < 5, f"20 sign-ins against a silent endpoint took {took:.1f} s"

@@ -57,7 +57,10 @@ class PageWatch:
 
 @pytest.fixture()
 def context(browser: object) -> Iterator[object]:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-TW")  # type: ignore[attr-defined]
+    # bypass_csp: Playwright's wait_for_function evaluates its predicate with eval(), which the app's
+    # Content-Security-Policy forbids; tests/web/test_csp.py runs the pages with the policy enforced
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-TW",  # type: ignore[attr-defined]
+                              bypass_csp=True)
     yield ctx
     ctx.close()
 

@@ -168,7 +168,8 @@ def test_keyboard_deals_at_the_lab_table(server: str, page: PageWatch) -> None:
 @pytest.mark.parametrize(("name", "path"), PAGES)
 def test_phone_width_has_no_horizontal_scroll(server: str, browser: object, name: str, path: str) -> None:
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-TW",  # type: ignore[attr-defined]
-                              is_mobile=True, has_touch=True, device_scale_factor=2)
+                              is_mobile=True, has_touch=True, device_scale_factor=2,
+                              bypass_csp=True)  # wait_for_function uses eval(): see conftest.context
     try:
         p = ctx.new_page()
         watch = PageWatch(p)

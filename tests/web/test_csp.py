@@ -2,6 +2,8 @@
 
 Every page loads and runs its main interaction with no CSP violation (no inline script, no ``style=""``,
 no ``eval``), the headers are on every kind of response, and no page can be shown in a frame.
+The browser contexts here enforce the policy, so they wait with ``expect``/``wait_for_selector``:
+Playwright's ``wait_for_function`` runs ``eval()`` in the page, which the policy refuses.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from taiwan_poker.web.config import Settings
 from taiwan_poker.web.security_headers import content_security_policy
@@ -137,25 +140,25 @@ def test_the_public_pages_run_with_no_csp_violation(server: str, watch: CspWatch
     # calculators: outs, pot odds, equity
     _load(watch, server + "/calculators")
     p.click("#outs-example")
-    p.wait_for_function("document.getElementById('outs-next').textContent === '22.45%'")
+    expect(p.locator("#outs-next")).to_have_text("22.45%")
     p.fill("#pot-p", "60")
     p.fill("#pot-b", "20")
-    p.wait_for_function("document.getElementById('pot-result').textContent === '20.00%'")
+    expect(p.locator("#pot-result")).to_have_text("20.00%")
     p.click("#eq-run")
     p.wait_for_selector("#eq-form[data-done='1']", timeout=30_000)
     # lab: deal and play to the river
     _load(watch, server + "/lab")
-    p.wait_for_function("document.querySelectorAll('#lab-hole .card:not(.slot)').length === 2")
+    expect(p.locator("#lab-hole .card:not(.slot)")).to_have_count(2)
     for board_count in (3, 4, 5):
         p.wait_for_selector("#lab-next:not([disabled])")
         p.click("#lab-next")
-        p.wait_for_function(f"document.querySelectorAll('#lab-board .card:not(.slot)').length === {board_count}")
+        expect(p.locator("#lab-board .card:not(.slot)")).to_have_count(board_count)
     # practice: answer a scenario and the drill
     _load(watch, server + "/practice")
     p.click("#scenario-pot_odds .choice[data-choice='20']")
-    p.wait_for_function("document.getElementById('score').dataset.answered === '1'")
+    p.wait_for_selector("#score[data-answered='1']")
     p.click("#drill-choices .choice >> nth=0")
-    p.wait_for_function("document.getElementById('score').dataset.answered === '2'")
+    p.wait_for_selector("#score[data-answered='2']")
     # an unknown page: the HTML error page
     response = p.goto(server + "/no-such-page")
     assert response is not None and response.status == 404
@@ -169,7 +172,7 @@ def test_the_member_pages_and_a_live_room_run_with_no_csp_violation(server: str,
     p.fill("#local-name", "CSP 甲")
     p.click("#local-submit")
     p.wait_for_url("**/lobby")
-    p.wait_for_function("document.getElementById('lobby-hello').textContent.includes('CSP 甲')")
+    expect(p.locator("#lobby-hello")).to_contain_text("CSP 甲")
     # a real room through the API, and a second member who joins it, so the table deals a hand
     created = watch.ctx.request.post(server + "/api/rooms", data={"decks": 2}, headers={"X-CSRF-Token": watch.csrf()})
     assert created.ok, created.text()
@@ -217,7 +220,6 @@ def test_no_page_can_be_framed(server: str, watch: CspWatch, path: str) -> None:
     blocked: list[str] = []
     p.on("console", lambda m: blocked.append(m.text) if "frame-ancestors" in m.text else None)
     p.set_content(f'<iframe id="f" src="{server}{path}" width="800" height="600"></iframe>')
-    p.wait_for_function("() => document.getElementById('f').contentWindow !== null")
     p.wait_for_timeout(1000)
     frame = p.frames[1]
     # Chromium replaces a refused frame with its error page: nothing of ours is shown

@@ -40,7 +40,8 @@ class Member:
     """One member: a browser context of their own, one page, and the API as that page sees it."""
 
     def __init__(self, browser: Any, base: str, name: str, *, no_websocket: bool = False) -> None:
-        self.ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-TW")
+        # bypass_csp: wait_for_function uses eval(), which the app's CSP forbids (see conftest.context)
+        self.ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-TW", bypass_csp=True)
         if no_websocket:  # a browser whose WebSocket never connects: the page must fall back to polling
             self.ctx.add_init_script("window.WebSocket = class { constructor() { throw new Error('blocked'); } };")
         self.watch = PageWatch(self.ctx.new_page())

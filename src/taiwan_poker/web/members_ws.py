@@ -48,7 +48,10 @@ def _origin_ok(ws: WebSocket) -> bool:
 
 def _error(ws: WebSocket, exc: TaiwanPokerError) -> dict[str, Any]:
     lang = negotiate(ws.query_params.get("lang"), ws.cookies.get(LANG_COOKIE), ws.headers.get("accept-language"))
-    return {"type": "error", "error": {"code": exc.code, "message": error_message(lang, exc)}}
+    out: dict[str, Any] = {"type": "error", "error": {"code": exc.code, "message": error_message(lang, exc)}}
+    if isinstance(exc, RateLimited):
+        out["retry_after"] = exc.params["retry_after"]
+    return out
 
 
 def parse_message(text: str | None) -> dict[str, Any]:
@@ -215,7 +218,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
                     if refused > MAX_REFUSED:
                         await shut(exc, 1008)
                         break
-                    reply = {**_error(ws, exc), "retry_after": exc.params["retry_after"]}
+                    reply = _error(ws, exc)
                 except TaiwanPokerError as exc:
                     reply = _error(ws, exc)
                     with contextlib.suppress(TaiwanPokerError):
