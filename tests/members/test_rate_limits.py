@@ -1,4 +1,4 @@
-"""Finding 7: rate limits per member and per address, as shipped (scale 1), answered 429 + Retry-After or a socket error.
+"""Finding 7: rate limits per member and per address, as shipped (scale 1): 429 + Retry-After, or a socket error.
 
 The limits are set well above a fast human's pace (see web/rate_limits.py);
 these tests reach them with machine-speed bursts and check that a refused

@@ -39,12 +39,12 @@ def plain_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
     process.stop()
 
 
-def _http(port: int, head: bytes, body_chunks: Iterator[bytes] = iter(())) -> bytes:
+def _http(port: int, head: bytes, body_chunks: Iterator[bytes] | None = None) -> bytes:
     """Send ``head`` and then as much of the body as the server takes; return what it answered."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
         conn.sendall(head)
         try:
-            for chunk in body_chunks:
+            for chunk in body_chunks or ():
                 conn.sendall(chunk)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the server answered and closed: it will not read the rest

@@ -7,6 +7,7 @@ language when asked for.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import threading
 from collections.abc import Callable
@@ -57,7 +58,7 @@ class JobRunner:
             finally:
                 job.done.set()
 
-        self._pool.submit(run)
+        self._pool.submit(contextvars.copy_context().run, run)  # its log records keep the request id
         return key, job
 
     def shutdown(self) -> None:
