@@ -4,8 +4,9 @@ For each case the client offers the whole body (declared with Content-Length,
 or streamed chunked with none) and sends until the server answers and closes.
 The table gives the answer, how much of the body the client got to send before
 it saw the answer, how long that took, and the server's resident memory before
-the upload and its peak during it (VmHWM, reset before each case; needs root).  Before the body cap the audit measured peaks of 3.5 GB
-(1 GiB body) and 1.9 GB (512 MiB body).
+the upload and its peak during it (VmHWM, reset before each case; needs root).
+Before the body cap the audit measured peaks of 3.5 GB (1 GiB body) and
+1.9 GB (512 MiB body).
 
     .venv/bin/python benchmarks/bench_upload_memory.py
 """
