@@ -3,17 +3,22 @@
 The app is built as ``tests/members/conftest.py`` builds it, with rate limits off
 (``rate_limit_scale=0``) so the fuzzer is not throttled.  Every request carries the
 fuzz member's session cookie and the ``X-CSRF-Token`` header equal to its
-``tp_csrf`` cookie.  Generation is derandomized (the same cases on every run) and
-bounded to a few positive and negative examples per operation; the whole run makes
-about 260 requests in a few seconds.
+``tp_csrf`` cookie (sign-in and sign-out, which end the session they are sent with,
+get a throwaway member's); every other case of a room or lab operation is aimed at a
+real room (both seats taken, a hand running) or lab hand instead of a made-up id.
 
-Checks: no 5xx (``not_a_server_error``), and a documented status code, content type
-and body schema (``status_code_conformance``, ``content_type_conformance``,
-``response_schema_conformance``).  Error bodies are the shared
-``{"error": {"code", "message"}}`` model that ``web/api.py`` declares for every 4xx
-(``ERROR_RESPONSES``).  The member routes (``web/members_api.py``) do not declare it
-yet: their 4xx answers are held to "no 5xx, right content type" only, until
-``test_every_operation_documents_its_error_body`` (a strict xfail for them) passes.
+Per operation: schemathesis' deterministic coverage cases (boundary values, each field
+of the wrong type, missing or extra), then 8 positive and 6 negative generated
+cases, derandomized, so every run sends the same ~920 requests (about 8 s here).
+
+Checks: no 5xx (``not_a_server_error``); a documented status code, content type and
+body schema (``status_code_conformance``, ``content_type_conformance``,
+``response_schema_conformance``); invalid input refused (``negative_data_rejection``).
+Error bodies are the shared ``{"error": {"code", "message"}}`` model that ``web/api.py``
+declares for every 4xx (``ERROR_RESPONSES``).  The member routes (``web/members_api.py``)
+do not declare it yet: their 4xx answers are held to "no 5xx, right content type"
+only, until ``test_every_operation_documents_its_error_body`` (a strict xfail for
+them) passes.
 
 The operations are driven by hand (``operation.as_strategy()`` under
 ``hypothesis.given``), not by ``schemathesis.pytest.from_fixture``: that lazy-schema
@@ -111,8 +116,6 @@ class Fuzz:
         self.counting = CountingApp(app)
         self.cases: dict[str, int] = {}
         self.rooms: dict[str, str] = {}
-        self.lab_hand = ""
-        self.cookies: dict[str, str] = {}
         self.me = self.client("fuzz")
         self.partner = self.client("partner")
         self.cookies = {"tp_session": self.me.cookies["tp_session"], "tp_csrf": self.me.cookies["tp_csrf"]}
