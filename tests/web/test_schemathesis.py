@@ -15,10 +15,8 @@ Checks: no 5xx (``not_a_server_error``); a documented status code, content type 
 body schema (``status_code_conformance``, ``content_type_conformance``,
 ``response_schema_conformance``); invalid input refused (``negative_data_rejection``).
 Error bodies are the shared ``{"error": {"code", "message"}}`` model that ``web/api.py``
-declares for every 4xx (``ERROR_RESPONSES``).  The member routes (``web/members_api.py``)
-do not declare it yet: their 4xx answers are held to "no 5xx, right content type"
-only, until ``test_every_operation_documents_its_error_body`` (a strict xfail for
-them) passes.
+declares for every 4xx (``web/error_model.py``, ``ERROR_RESPONSES``), on the odds
+and lab routes and the member routes alike.
 
 The operations are driven by hand (``operation.as_strategy()`` under
 ``hypothesis.given``), not by ``schemathesis.pytest.from_fixture``: that lazy-schema
@@ -219,8 +217,7 @@ def test_api_conforms_to_its_openapi(fuzz: Fuzz, record_property: Any) -> None:
 
 @pytest.mark.parametrize("module", [
     api,
-    pytest.param(members_api, marks=pytest.mark.xfail(
-        strict=True, reason="members_api.py's router does not declare ERROR_RESPONSES yet (owned elsewhere)")),
+    members_api,
 ], ids=["api", "members_api"])
 def test_every_operation_documents_its_error_body(fuzz: Fuzz, module: ModuleType) -> None:
     """Every JSON operation declares ``4XX: ErrorOut`` (and so not FastAPI's unused ``HTTPValidationError``)."""

@@ -18,29 +18,11 @@ from ..trainer.drills import MAX_SEED, generate_drill, parse_fraction
 from ..trainer.lab import LabHand, check_lab_decks
 from ..trainer.next_card import Target, break_even_equity, draw_odds
 from . import odds_page, views
+from .error_model import ERROR_RESPONSES
 from .i18n import LANGS, card_json, catalogue, t
 from .jobs import Job, JobRunner
 from .sessions import SessionStore
 from .state import Score, lang_of
-
-
-class ErrorDetail(BaseModel):
-    code: str = Field(description="a stable machine-readable code: bad_request, bad_cards, no_lab_hand, ...",
-                      examples=["bad_request"])
-    message: str = Field(description="what went wrong, in the request's language")
-
-
-class ErrorOut(BaseModel):
-    """The body of every error response of the JSON API."""
-
-    error: ErrorDetail
-
-
-ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    "4XX": {"model": ErrorOut, "description": "The request cannot be served: bad input (`bad_request` for a body "
-                                              "or parameter of the wrong shape or type), not found or a conflict"},
-}
-"""Shared OpenAPI declaration of the error body; a router takes it as ``APIRouter(responses=ERROR_RESPONSES)``."""
 
 router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 PRACTICE_COOKIE = "tp_practice"

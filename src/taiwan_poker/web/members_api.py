@@ -26,6 +26,7 @@ from ..store import repo
 from ..store.db import Database
 from ..store.models import Member
 from .config import Settings
+from .error_model import ERROR_RESPONSES
 from .metrics import observe_action
 from .rate_limits import RateLimiter
 from .redirects import safe_next
@@ -35,7 +36,7 @@ CSRF_COOKIE = "tp_csrf"
 CSRF_HEADER = "x-csrf-token"
 SESSION_MAX_AGE = int(repo.SESSION_TTL.total_seconds())
 
-router = APIRouter()
+router = APIRouter(responses=ERROR_RESPONSES)
 
 
 class AuthError(TaiwanPokerError):

@@ -41,7 +41,9 @@ async function refresh() {
   try {
     apply(await memberApi(API));
   } catch (e) {
-    if (e.code === "room_not_found") { stopPolling(); closeSocket(); showMessage(errorBox, e); root.dataset.status = "missing"; }
+    if (e.code === "room_not_found" || e.code === "room_quarantined") {  // nothing to play here: say why and stop
+      stopPolling(); closeSocket(); showMessage(errorBox, e); root.dataset.status = "missing";
+    }
   }
 }
 
