@@ -17,8 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from playwright.sync_api import expect
 
+from taiwan_poker.store.db import database_url
+from taiwan_poker.web import create_app
 from taiwan_poker.web.config import Settings
 from taiwan_poker.web.security_headers import content_security_policy
 
@@ -63,6 +66,16 @@ def test_the_policy_with_google_sign_in_adds_only_the_identity_services_sources(
         "frame-ancestors": ["'none'"],
     }
     assert "unsafe" not in policy
+
+
+def test_a_server_with_google_sign_in_sends_that_policy(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, database_url=database_url(tmp_path),
+                        google_client_id="123-abc.apps.googleusercontent.com", host="0.0.0.0")
+    with TestClient(create_app(tmp_path, warm=False, settings=settings)) as c:
+        page = c.get("/signin", headers={"Accept": "text/html"})
+        assert '<script src="https://accounts.google.com/gsi/client"' in page.text
+        assert page.headers["content-security-policy"] == content_security_policy(settings)
+        assert page.headers["x-frame-options"] == "DENY"
 
 
 def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, Any]:

@@ -109,6 +109,21 @@ class Betting:
             self.current_bet = to
         self.faced[seat] = self.current_bet
 
+    def fold_out_of_turn(self, seat: int) -> None:
+        """A player who leaves folds whenever it happens; the round goes on without them."""
+        self.folded[seat] = True
+        self.live -= 1
+        if self.stacks[seat] > 0:
+            self.active -= 1
+
+    def fork(self) -> Betting:
+        """An independent copy (the lists copied), for trying a decision without changing this one."""
+        other = Betting.__new__(Betting)
+        for name in self.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, value[:] if isinstance(value, list) else value)
+        return other
+
     def give_back(self, seat: int, amount: int) -> None:
         if self.stacks[seat] == 0 and amount > 0 and not self.folded[seat]:
             self.active += 1

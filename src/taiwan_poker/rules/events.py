@@ -138,20 +138,34 @@ class HandEnded(NamedTuple):
     stacks: tuple[int, ...]
 
 
+class SeatFolded(NamedTuple):
+    """A player left the table mid-hand: their hand is folded at once, whoever's turn it is.
+
+    Their chips already in the pot stay there (an uncalled bet of theirs is not
+    given back: they walked away from it).
+    """
+
+    seat: int
+
+
 Event = (
     HandStarted | ShoeDrawn | PrivateCards | BlindPosted | ActionTaken | PrivateBurn | DealerBurn | BoardDealt
-    | ChipsReturned | HandShown | PotAwarded | HandEnded
+    | ChipsReturned | HandShown | PotAwarded | HandEnded | SeatFolded
 )
 
 TYPE_NAMES: dict[type[Any], str] = {
     HandStarted: "hand_started", ShoeDrawn: "shoe_drawn", PrivateCards: "private_cards",
     BlindPosted: "blind_posted", ActionTaken: "action", PrivateBurn: "private_burn", DealerBurn: "dealer_burn",
     BoardDealt: "board_dealt", ChipsReturned: "chips_returned", HandShown: "hand_shown",
-    PotAwarded: "pot_awarded", HandEnded: "hand_ended",
+    PotAwarded: "pot_awarded", HandEnded: "hand_ended", SeatFolded: "seat_folded",
 }
-AUDIENCE: dict[type[Any], Audience] = {cls: Audience.EVERYONE for cls in TYPE_NAMES}
-AUDIENCE.update({ShoeDrawn: Audience.NOBODY, DealerBurn: Audience.NOBODY,
-                 PrivateCards: Audience.SEAT, PrivateBurn: Audience.SEAT})
+AUDIENCE: dict[type[Any], Audience] = {  # every type named: nothing defaults to everyone
+    HandStarted: Audience.EVERYONE, ShoeDrawn: Audience.NOBODY, PrivateCards: Audience.SEAT,
+    BlindPosted: Audience.EVERYONE, ActionTaken: Audience.EVERYONE, PrivateBurn: Audience.SEAT,
+    DealerBurn: Audience.NOBODY, BoardDealt: Audience.EVERYONE, ChipsReturned: Audience.EVERYONE,
+    HandShown: Audience.EVERYONE, PotAwarded: Audience.EVERYONE, HandEnded: Audience.EVERYONE,
+    SeatFolded: Audience.EVERYONE,
+}
 EVENT_TYPES: dict[str, type[Any]] = {name: cls for cls, name in TYPE_NAMES.items()}
 
 

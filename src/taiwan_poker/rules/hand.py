@@ -37,6 +37,7 @@ from .events import (
     PotAwarded,
     PrivateBurn,
     PrivateCards,
+    SeatFolded,
     ShoeDrawn,
     Street,
     event_from_json,
@@ -266,8 +267,14 @@ class Hand:
 
     # -- actions (do) ----------------------------------------------------------------------------------
 
-    def act(self, action: Action, *, seat: int | None = None, timeout: bool = False) -> list[Event]:
-        """Apply the decision of the seat to act; returns the new events.  Illegal → error, nothing changed."""
+    def act(
+        self, action: Action, *, seat: int | None = None, timeout: bool = False, open_fold: bool = False
+    ) -> list[Event]:
+        """Apply the decision of the seat to act; returns the new events.  Illegal → error, nothing changed.
+
+        ``open_fold`` also allows folding when checking is possible (member
+        tables allow it; the adjudication contract does not).
+        """
         to_act = self._to_act
         if to_act is None:
             raise IllegalActionError("the hand is over: nobody is to act")
@@ -276,7 +283,10 @@ class Hand:
         legal = self._legal
         if legal is None:
             legal = self._legal = self.betting.legal(to_act)
-        kind, amount, to, allin = self.betting.resolve(to_act, action, legal)
+        if open_fold and action.kind is ActionKind.FOLD and legal.allows(ActionKind.CHECK):
+            kind, amount, to, allin = ActionKind.FOLD, 0, self.betting.bets[to_act], False
+        else:
+            kind, amount, to, allin = self.betting.resolve(to_act, action, legal)
         events = self._events
         start = len(events)
         ev = ActionTaken(to_act, kind, amount, to, allin, timeout)
@@ -291,6 +301,36 @@ class Hand:
         """The action clock ran out: check if possible, otherwise fold."""
         legal = self.legal()
         return self.act(CHECK if legal.allows(ActionKind.CHECK) else FOLD, timeout=True)
+
+    def fold_out_of_turn(self, seat: int) -> list[Event]:
+        """A player leaves mid-hand: their hand is folded now, whoever is to act (the seat to act folds normally)."""
+        if self.complete:
+            raise IllegalActionError("the hand is over")
+        if seat not in self._hole or self.betting.folded[seat]:
+            raise IllegalActionError(f"seat {seat} has no live hand", seat=seat)
+        if seat == self._to_act:
+            return self.act(FOLD, seat=seat, open_fold=True)
+        events = self._events
+        start = len(events)
+        self._emit(SeatFolded(seat))
+        if self._to_act is None:
+            self._progress()
+        return events[start:]
+
+    def fork(self) -> Hand:
+        """An independent copy: decisions tried on it leave this hand as it is (the events are shared, immutable)."""
+        other = Hand.__new__(Hand)
+        for name in self.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._events = self._events[:]
+        other._board = self._board[:]
+        other._hole = dict(self._hole)
+        other._burns = {seat: burns[:] for seat, burns in self._burns.items()}
+        other._returned = self._returned[:]
+        other._shown = self._shown[:]
+        other.pots = self.pots[:]
+        other.betting = self.betting.fork()
+        return other
 
     # -- event application (the only place state changes) ------------------------------------------
 
@@ -354,6 +394,13 @@ class Hand:
             stacks[seat] += share
         self.pots.append(ev)
 
+    def _on_seat_folded(self, ev: SeatFolded) -> None:
+        b = self.betting
+        b.fold_out_of_turn(ev.seat)
+        to_act = self._to_act
+        if to_act is not None:  # does the seat to act still have to? (the round may have closed without the leaver)
+            self._to_act = b.next_to_act((to_act - 1) % b.n)
+
     def _on_ended(self, ev: HandEnded) -> None:
         self.complete = True
         self._to_act = None
@@ -365,7 +412,7 @@ class Hand:
         emit = self._emit
         while self._to_act is None and not self.complete:
             back = uncalled(b.bets)
-            if back is not None:
+            if back is not None and not b.folded[back[0]]:  # a leaver's uncalled bet stays in the pot
                 emit(ChipsReturned(back[0], back[1]))
             live = b.live_seats()
             if len(live) == 1:
@@ -458,4 +505,5 @@ _APPLY: dict[type[Any], Callable[[Hand, Any], None]] = {
     HandShown: Hand._on_shown,
     PotAwarded: Hand._on_pot,
     HandEnded: Hand._on_ended,
+    SeatFolded: Hand._on_seat_folded,
 }

@@ -7,8 +7,11 @@ for old browsers) keeps every page out of other sites' frames. With Google sign-
 sources Google documents for Identity Services are added (its client script, its button frame and
 stylesheet, and member pictures from ``*.googleusercontent.com``).
 
-WebSockets need no extra source: CSP Level 3 matches ``ws:``/``wss:`` to the same host under ``'self'``
-(Chromium, Firefox and Safari all do).
+WebSockets need no extra source: CSP Level 3 matches ``ws:``/``wss:`` of the same host and port under
+``'self'`` (tests/web/test_csp.py checks a room's socket connects in Chromium).
+
+Responses of the catch-all ``Exception`` handler (500) go out through Starlette's ServerErrorMiddleware,
+which sits outside every added middleware, so they lack these headers (they are JSON, never framed).
 
 A pure ASGI middleware, so streaming and static-file responses get the headers too; WebSocket and
 lifespan scopes pass through untouched.

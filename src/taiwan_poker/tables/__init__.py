@@ -1,0 +1,35 @@
+"""Member tables as a pure state machine: seats, the match, away players, leaving, rematches (no I/O).
+
+    events = decide(state, Join(member_id, "小明"), rng)     # TableError / IllegalActionError: nothing changes
+    state = fold(events, state)                              # evolve, one committed event at a time
+    table_view(state, member_id)                             # what that member may see
+"""
+
+from .events import TableEvent, event_from_json, event_to_json, visible_to
+from .machine import (
+    Act,
+    Away,
+    Back,
+    Command,
+    Configure,
+    Deal,
+    Join,
+    Leave,
+    Open,
+    Rematch,
+    TableError,
+    TimeOut,
+    chips_conserved,
+    decide,
+    evolve,
+    fold,
+    legal_for,
+)
+from .state import Phase, SeatState, TableState
+from .views import history, table_view
+
+__all__ = [
+    "Act", "Away", "Back", "Command", "Configure", "Deal", "Join", "Leave", "Open", "Phase", "Rematch", "SeatState",
+    "TableError", "TableEvent", "TableState", "TimeOut", "chips_conserved", "decide", "event_from_json",
+    "event_to_json", "evolve", "fold", "history", "legal_for", "table_view", "visible_to",
+]

@@ -1,0 +1,50 @@
+"""The one home of every limit and default of a member table (pages, API, CLI and the core read them here).
+
+The spec's v0.1 member table is heads-up, 2,000 chips, blinds 10/20, 2–6
+decks and a 45-second clock (``seeds/000``); tables go on to more seats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules.ruleset import MAX_SEATS, MIN_SEATS
+
+DECKS = range(2, 7)  # 2 to 6 decks at a member table (the engine plays 1 to 8)
+DEFAULT_DECKS = 2
+SEATS = range(MIN_SEATS, MAX_SEATS + 1)  # the engine's 2 to 9; the lobby offers SEATS_OFFERED
+SEATS_OFFERED = range(2, 7)
+DEFAULT_SEATS = 2
+STACK = range(100, 1_000_001)  # starting stack
+DEFAULT_STACK = 2000
+BIG_BLIND = range(2, 100_001)
+DEFAULT_BLINDS = (10, 20)
+MIN_STACK_IN_BIG_BLINDS = 10  # a table deep enough to play: the starting stack is at least 10 big blinds
+ACTION_CLOCK_SECONDS = 45  # the spec's 45 s to act
+TIMEOUT_GRACE_SECONDS = 15  # how long after the clock the server waits before it applies the time-out itself
+NEXT_HAND_SECONDS = 6  # the showdown stays on the table this long before the server deals the next hand
+AWAY_AFTER_TIMEOUTS = 2  # time-outs in a row that mark a player away
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """The limits as plain data, for pages and the API (``GET /api/tables/limits``)."""
+
+    decks: tuple[int, int] = (DECKS.start, DECKS.stop - 1)
+    seats: tuple[int, int] = (SEATS.start, SEATS.stop - 1)
+    seats_offered: tuple[int, int] = (SEATS_OFFERED.start, SEATS_OFFERED.stop - 1)
+    stack: tuple[int, int] = (STACK.start, STACK.stop - 1)
+    big_blind: tuple[int, int] = (BIG_BLIND.start, BIG_BLIND.stop - 1)
+    default_decks: int = DEFAULT_DECKS
+    default_seats: int = DEFAULT_SEATS
+    default_stack: int = DEFAULT_STACK
+    default_blinds: tuple[int, int] = DEFAULT_BLINDS
+    min_stack_in_big_blinds: int = MIN_STACK_IN_BIG_BLINDS
+    action_clock: int = ACTION_CLOCK_SECONDS
+
+    def to_json(self) -> dict[str, object]:
+        return {name: list(v) if isinstance(v, tuple) else v for name in self.__slots__ if (v := getattr(self, name))
+                is not None}
+
+
+BOUNDS = Bounds()

@@ -1,0 +1,398 @@
+"""The table state machine: ``decide(state, command) -> events`` and ``evolve(state, event) -> state``.
+
+``decide`` checks a command against the state and returns the events it
+causes (raising :class:`TableError`, and changing nothing, when it is not
+allowed); it never changes the state.  ``evolve`` applies one committed event.
+A table's state is only ever ``fold(events)``.  The shell supplies the clock
+(it decides when a time-out is due) and the random source that deals hands.
+
+Rules (decisions in ``docs/rules.md``):
+
+* seats fill from the first free one; a player who sits down plays from the
+  next hand; heads-up the first hand is dealt when the second player sits, at
+  bigger tables when every seat is taken or when the creator deals;
+* moving button: each hand's button is the next dealt-in player clockwise, the
+  blinds the next two (heads-up the button posts the small blind and acts
+  first preflop); nobody posts a missed or dead blind;
+* two time-outs in a row mark a player away: their hands are still dealt and
+  are checked or folded at once; with fewer than two players present the table
+  deals no more hands until someone is back;
+* leaving mid-hand folds the hand at once and takes the stack behind off the
+  table; the match ends when one player holds every chip still in play (if
+  everyone else left, the last player wins; if all leave, nobody does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import NamedTuple
+
+from ..cards import RandomSource
+from ..errors import TaiwanPokerError
+from ..rules.actions import Action, ActionKind, IllegalActionError
+from ..rules.events import ActionTaken, HandEnded, HandStarted
+from ..rules.hand import Hand
+from ..rules.pots import clockwise_after
+from ..rules.ruleset import RuleSet
+from .events import (
+    HandEvent,
+    MatchEnded,
+    PlayerAway,
+    PlayerBack,
+    PlayerLeft,
+    PlayerSat,
+    RematchOpened,
+    SettingsChanged,
+    TableEvent,
+    TableOpened,
+)
+from .limits import AWAY_AFTER_TIMEOUTS
+from .state import Departed, SeatState, TableState
+
+
+class TableError(TaiwanPokerError):
+    """A command the table cannot take now (the code says why)."""
+
+    code = "table_error"
+
+
+# --- commands -------------------------------------------------------------------------------------------------
+
+
+class Open(NamedTuple):
+    """Open a table with ``rules``; the creator takes seat 0."""
+
+    rules: RuleSet
+    member: int
+    name: str
+
+
+class Configure(NamedTuple):
+    """The creator changes the rules before the first hand."""
+
+    member: int
+    rules: RuleSet
+
+
+class Join(NamedTuple):
+    member: int
+    name: str
+
+
+class Leave(NamedTuple):
+    member: int
+
+
+class Act(NamedTuple):
+    member: int
+    action: Action
+
+
+class TimeOut(NamedTuple):
+    """The clock of the seat to act ran out (the shell has checked the time); ``member`` None is the server."""
+
+    member: int | None
+
+
+class Deal(NamedTuple):
+    """Deal the next hand (the first one too, by the creator); ``member`` None is the server."""
+
+    member: int | None
+
+
+class Away(NamedTuple):
+    member: int
+
+
+class Back(NamedTuple):
+    member: int
+
+
+class Rematch(NamedTuple):
+    """Open a rematch; the shell has made the new table, whose ``code`` everyone here will see."""
+
+    member: int
+    code: str
+
+
+Command = Open | Configure | Join | Leave | Act | TimeOut | Deal | Away | Back | Rematch
+
+
+# --- evolve -----------------------------------------------------------------------------------------------------
+
+
+def evolve(state: TableState | None, event: TableEvent) -> TableState:
+    """The state after one committed event."""
+    if isinstance(event, TableOpened):
+        return TableState(rules=event.rules, creator=event.creator, seats=(None,) * event.rules.seats, version=1)
+    if state is None:
+        raise TableError("the log must start with table_opened", code="bad_event")
+    state = replace(state, version=state.version + 1)
+    if isinstance(event, HandEvent):
+        return _evolve_hand(state, event)
+    if isinstance(event, PlayerSat):
+        state = replace(state, bought_in=state.bought_in + event.stack)
+        return state.with_seat(event.seat, SeatState(event.member, event.name, event.stack))
+    if isinstance(event, PlayerLeft):
+        seat = state.seats[event.seat]
+        assert seat is not None
+        state = replace(state, removed=state.removed + event.removed,
+                        departed=(*state.departed, Departed(event.seat, seat.member, seat.name)))
+        return state.with_seat(event.seat, None)
+    if isinstance(event, PlayerAway | PlayerBack):
+        seat = state.seats[event.seat]
+        assert seat is not None
+        return state.with_seat(event.seat, replace(seat, away=isinstance(event, PlayerAway), timeouts=0))
+    if isinstance(event, SettingsChanged):
+        seats = tuple(replace(s, stack=event.rules.starting_stack) if s is not None else None for s in state.seats)
+        seats = seats + (None,) * (event.rules.seats - len(seats))
+        bought = sum(s.stack for s in seats if s is not None)
+        return replace(state, rules=event.rules, seats=seats[: event.rules.seats], bought_in=bought)
+    if isinstance(event, MatchEnded):
+        return replace(state, over=True, winner=event.winner)
+    if isinstance(event, RematchOpened):
+        return replace(state, rematch=event.code)
+    raise TableError(f"unknown event {event!r}", code="bad_event")  # pragma: no cover - the union is closed
+
+
+def _evolve_hand(state: TableState, event: HandEvent) -> TableState:
+    inner = event.event
+    if isinstance(inner, HandStarted):
+        hand = Hand(state.rules)
+        hand._emit(inner)
+        lineup = tuple(s.member if s is not None and inner.stacks[i] > 0 else None for i, s in enumerate(state.seats))
+        return replace(state, hands=(*state.hands, hand), lineups=(*state.lineups, lineup))
+    current = state.hand
+    if current is None or current.hand_no != event.hand_no or current.complete:
+        raise TableError(f"an event of hand {event.hand_no}, which is not running", code="bad_event")
+    hand = current.fork()
+    hand._emit(inner)
+    state = replace(state, hands=(*state.hands[:-1], hand))
+    if isinstance(inner, ActionTaken):
+        seat = state.seats[inner.seat]
+        if seat is not None:
+            timeouts = seat.timeouts + 1 if inner.timeout else 0
+            state = state.with_seat(inner.seat, replace(seat, timeouts=timeouts))
+    if isinstance(inner, HandEnded):
+        seats = tuple(
+            replace(s, stack=inner.stacks[i]) if s is not None and i in hand.players else s
+            for i, s in enumerate(state.seats)
+        )
+        state = replace(state, seats=seats)
+    return state
+
+
+def fold(events: Iterable[TableEvent], state: TableState | None = None) -> TableState:
+    """The state after ``events`` (from the start, or from ``state``)."""
+    for event in events:
+        state = evolve(state, event)
+    if state is None:
+        raise TableError("an empty table log", code="bad_event")
+    return state
+
+
+# --- decide -----------------------------------------------------------------------------------------------------
+
+
+def decide(state: TableState | None, command: Command, rng: RandomSource | None = None) -> list[TableEvent]:
+    """The events ``command`` causes, including what follows at once (an away player's turn, the match's end).
+
+    ``rng`` deals any hand the command starts (the OS CSPRNG in live play).
+    Raises :class:`TableError` or the engine's :class:`IllegalActionError`,
+    with nothing changed, when the command is not allowed now.
+    """
+    if isinstance(command, Open):
+        return [TableOpened(command.rules, command.member), PlayerSat(0, command.member, command.name,
+                                                                      command.rules.starting_stack)]
+    if state is None:
+        raise TableError("no such table", code="room_not_found")
+    events = _primary(state, command, rng)
+    return _with_consequences(state, events, rng, command)
+
+
+def _primary(state: TableState, command: Command, rng: RandomSource | None) -> list[TableEvent]:
+    if isinstance(command, Join):
+        return _join(state, command)
+    if isinstance(command, Leave):
+        return _leave(state, command.member)
+    if isinstance(command, Act):
+        seat = _seated(state, command.member)
+        hand = _running(state)
+        if hand.to_act != seat:
+            raise TableError("it is not your turn", code="not_your_turn")
+        fork = hand.fork()
+        return _wrap(hand.hand_no, fork.act(command.action, seat=seat, open_fold=True))
+    if isinstance(command, TimeOut):
+        if command.member is not None:
+            _seated(state, command.member)
+        hand = _running(state)
+        late = hand.to_act
+        fork = hand.fork()
+        events = _wrap(hand.hand_no, fork.timeout())
+        occupant = state.seats[late] if late is not None else None
+        if late is not None and occupant is not None and not occupant.away \
+                and occupant.timeouts + 1 >= AWAY_AFTER_TIMEOUTS:
+            events.append(PlayerAway(late))
+        return events
+    if isinstance(command, Deal):
+        return _deal(state, command.member, rng)
+    if isinstance(command, Away | Back):
+        seat = _seated(state, command.member)
+        occupant = state.seats[seat]
+        assert occupant is not None
+        if isinstance(command, Away):
+            return [] if occupant.away else [PlayerAway(seat)]
+        return [PlayerBack(seat)] if occupant.away else []
+    if isinstance(command, Configure):
+        if command.member != state.creator:
+            raise TableError("only the table's creator may change its settings", code="not_creator")
+        if state.started:
+            raise TableError("the settings are fixed once the first hand is dealt", code="table_started")
+        taken = [i for i, s in enumerate(state.seats) if s is not None]
+        if taken and max(taken) >= command.rules.seats:
+            raise TableError("fewer seats than the players already seated", code="bad_seats")
+        return [SettingsChanged(command.rules)]
+    if isinstance(command, Rematch):
+        if state.ever_seat_of(command.member) is None:
+            raise TableError("only a player of this table can ask for a rematch", code="not_seated")
+        if not state.over:
+            raise TableError("the match is not over yet", code="match_not_over")
+        return [] if state.rematch is not None else [RematchOpened(command.code)]
+    raise TableError(f"unknown command {command!r}", code="bad_command")  # pragma: no cover
+
+
+def _seated(state: TableState, member: int) -> int:
+    seat = state.seat_of(member)
+    if seat is None:
+        raise TableError("you have no seat at this table", code="not_seated")
+    return seat
+
+
+def _running(state: TableState) -> Hand:
+    if state.over:
+        raise TableError("this match is over", code="match_over")
+    hand = state.hand
+    if hand is None or hand.complete:
+        raise TableError("no hand is being played right now", code="no_hand")
+    return hand
+
+
+def _wrap(hand_no: int, events: Sequence[object]) -> list[TableEvent]:
+    return [HandEvent(hand_no, e) for e in events]  # type: ignore[arg-type]
+
+
+def _join(state: TableState, command: Join) -> list[TableEvent]:
+    if state.seat_of(command.member) is not None:
+        return []  # already seated: joining again changes nothing
+    if state.over:
+        raise TableError("this match is over", code="match_over")
+    if state.started and any(d.member == command.member for d in state.departed):
+        raise TableError("you left this match; a rematch starts a new one", code="left_match")
+    hand = state.hand
+    busy = set(hand.players) if hand is not None and not hand.complete else set()
+    free = [i for i, s in enumerate(state.seats) if s is None and i not in busy]
+    if not free:
+        raise TableError("this table's seats are taken", code="room_full")
+    return [PlayerSat(free[0], command.member, command.name, state.rules.starting_stack)]
+
+
+def _leave(state: TableState, member: int) -> list[TableEvent]:
+    seat = _seated(state, member)
+    events: list[TableEvent] = []
+    hand = state.hand
+    occupant = state.seats[seat]
+    assert occupant is not None
+    behind = occupant.stack
+    if hand is not None and not hand.complete and seat in hand.players:
+        fork = hand.fork()
+        if not hand.betting.folded[seat]:
+            events += _wrap(hand.hand_no, fork.fold_out_of_turn(seat))
+        behind = fork.stacks[seat]
+    events.append(PlayerLeft(seat, behind))
+    return events
+
+
+def _deal(state: TableState, member: int | None, rng: RandomSource | None) -> list[TableEvent]:
+    if state.over:
+        raise TableError("this match is over", code="match_over")
+    if state.hand_running:
+        raise TableError("the current hand is still being played", code="hand_in_progress")
+    if member is not None:
+        _seated(state, member)
+        if not state.started and member != state.creator:
+            raise TableError("the table's creator deals the first hand", code="not_creator")
+    if len(state.present()) < 2:
+        raise TableError("fewer than two players are here; the table waits", code="table_paused")
+    return _wrap(len(state.hands) + 1, _start_hand(state, rng).events)
+
+
+def _start_hand(state: TableState, rng: RandomSource | None) -> Hand:
+    stacks = [s.stack if s is not None else 0 for s in state.seats]
+    n = len(stacks)
+    last = state.hand
+    if last is None:
+        button = next(i for i in range(n) if stacks[i] > 0)
+    else:
+        button = next(s for s in clockwise_after(last.button, n) if stacks[s] > 0)
+    return Hand.start(state.rules, stacks, button, rng=rng, hand_no=len(state.hands) + 1)
+
+
+def _with_consequences(
+    state: TableState, events: list[TableEvent], rng: RandomSource | None, command: Command
+) -> list[TableEvent]:
+    """Add what follows at once: an away player's turn played, the match's end, the first hand dealt."""
+    after = fold(events, state) if events else state
+    out = list(events)
+    while True:
+        more = _next_consequence(after, rng, command)
+        if not more:
+            return out
+        out += more
+        after = fold(more, after)
+
+
+def _next_consequence(state: TableState, rng: RandomSource | None, command: Command) -> list[TableEvent]:
+    hand = state.hand
+    if hand is not None and not hand.complete:
+        seat = hand.to_act
+        occupant = state.seats[seat] if seat is not None else None
+        if seat is not None and (occupant is None or occupant.away):  # away: checked or folded at once
+            fork = hand.fork()
+            return _wrap(hand.hand_no, fork.timeout())
+        return []
+    if state.over:
+        return []
+    if state.started:
+        holders = state.with_chips()
+        if len(holders) <= 1:
+            return [MatchEnded(holders[0] if holders else None)]
+        return []
+    if state.departed and all(s is None for s in state.seats):
+        return [MatchEnded(None)]  # everyone left before the first hand: the table closes
+    full = all(s is not None for s in state.seats)
+    if full and isinstance(command, Join) and len(state.present()) >= 2:
+        return _wrap(1, _start_hand(state, rng).events)  # the table is full: the first hand is dealt
+    return []
+
+
+def chips_conserved(state: TableState) -> bool:
+    """Every chip brought to the table is in play or was taken off by a player who left."""
+    return state.chips_in_play() + state.removed == state.bought_in
+
+
+def legal_for(state: TableState, seat: int | None) -> list[str] | None:
+    """The member table's options for ``seat`` when it is to act: the engine's, plus fold when checking is possible."""
+    hand = state.hand
+    if seat is None or hand is None or hand.complete or hand.to_act != seat or state.over:
+        return None
+    actions = [k.value for k in hand.legal().actions]
+    if ActionKind.CHECK.value in actions and ActionKind.FOLD.value not in actions:
+        actions.insert(0, ActionKind.FOLD.value)
+    return actions
+
+
+__all__ = [
+    "Act", "Away", "Back", "Command", "Configure", "Deal", "IllegalActionError", "Join", "Leave", "Open", "Rematch",
+    "TableError", "TimeOut", "chips_conserved", "decide", "evolve", "fold", "legal_for",
+]

@@ -1,0 +1,135 @@
+"""A table's state: who sits where with how many chips, the hands so far, and how the match stands.
+
+Immutable: :func:`~.machine.evolve` returns a new state for each event (the
+current hand is forked, never changed in place), so a state once handed out
+stays what it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from ..rules.hand import Hand
+from ..rules.ruleset import RuleSet
+
+
+class Phase(StrEnum):
+    """Where the table is: before the first hand, playing, paused for players, or over."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    PAUSED = "paused"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """A seated player: chips behind (before the current hand), away or present, time-outs in a row."""
+
+    member: int
+    name: str
+    stack: int
+    away: bool = False
+    timeouts: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Departed:
+    """A player who left: kept for the table's history and its list of players."""
+
+    seat: int
+    member: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    rules: RuleSet
+    creator: int
+    seats: tuple[SeatState | None, ...]
+    hands: tuple[Hand, ...] = ()
+    lineups: tuple[tuple[int | None, ...], ...] = ()  # for each hand, the member in each seat when it was dealt
+    over: bool = False
+    winner: int | None = None
+    rematch: str | None = None
+    departed: tuple[Departed, ...] = ()
+    bought_in: int = 0  # chips brought to the table (every starting stack)
+    removed: int = 0  # chips taken off the table by players who left
+    version: int = 0  # events folded so far
+
+    @property
+    def hand(self) -> Hand | None:
+        """The current (or last) hand."""
+        return self.hands[-1] if self.hands else None
+
+    @property
+    def hand_running(self) -> bool:
+        hand = self.hand
+        return hand is not None and not hand.complete
+
+    @property
+    def started(self) -> bool:
+        return bool(self.hands)
+
+    def seat_in_hand(self, member: int | None, index: int) -> int | None:
+        """The seat the member played in hand ``index`` (0-based), if they were dealt in."""
+        if member is None:
+            return None
+        lineup = self.lineups[index]
+        return lineup.index(member) if member in lineup else None
+
+    def seat_of(self, member: int | None) -> int | None:
+        """The member's seat, if seated now."""
+        if member is None:
+            return None
+        return next((i for i, s in enumerate(self.seats) if s is not None and s.member == member), None)
+
+    def ever_seat_of(self, member: int | None) -> int | None:
+        """The seat the member has, or last had, at this table."""
+        seat = self.seat_of(member)
+        if seat is not None or member is None:
+            return seat
+        return next((d.seat for d in reversed(self.departed) if d.member == member), None)
+
+    def stacks(self) -> tuple[int, ...]:
+        """Every seat's chips now: behind in the running hand for those dealt in, else at the table."""
+        hand = self.hand
+        live = hand.stacks if hand is not None and not hand.complete else None
+        out = []
+        for i, s in enumerate(self.seats):
+            if s is None:
+                out.append(0)
+            elif live is not None and i in hand.players:  # type: ignore[union-attr]
+                out.append(live[i])
+            else:
+                out.append(s.stack)
+        return tuple(out)
+
+    def chips_in_play(self) -> int:
+        """Chips of seated players (behind) plus the running hand's pot."""
+        hand = self.hand
+        pot = hand.pot - sum(p.amount for p in hand.pots) if hand is not None and not hand.complete else 0
+        return sum(self.stacks()) + pot  # pots already awarded are in the winners' stacks
+
+    def present(self) -> list[int]:
+        """Seats whose players are here (not away) and have chips."""
+        return [i for i, s in enumerate(self.seats) if s is not None and not s.away and s.stack > 0]
+
+    def with_chips(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s is not None and s.stack > 0]
+
+    @property
+    def phase(self) -> Phase:
+        if self.over:
+            return Phase.OVER
+        if not self.started:
+            return Phase.WAITING
+        if self.hand_running or len(self.present()) >= 2:
+            return Phase.PLAYING
+        return Phase.PAUSED
+
+    def with_seat(self, seat: int, value: SeatState | None) -> TableState:
+        seats = list(self.seats)
+        seats[seat] = value
+        return replace(self, seats=tuple(seats))

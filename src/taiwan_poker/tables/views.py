@@ -1,0 +1,90 @@
+"""What a member (or a spectator) may see of a table: the only way table state leaves the core.
+
+Built on the hand's own :func:`~taiwan_poker.rules.views.view`, which already
+hides other seats' hole cards until shown and every private burn but one's
+own.  Seats are matched to members hand by hand (``TableState.lineups``), so
+a seat that changed hands never shows its new occupant the old one's cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules.events import ActionTaken, BoardDealt
+from ..rules.hand import Hand
+from ..rules.views import events_for, view
+from .machine import legal_for
+from .state import TableState
+
+
+def last_actions(hand: Hand) -> dict[str, dict[str, Any]]:
+    """Each seat's latest decision on the current street (public information), keyed by seat number."""
+    out: dict[str, dict[str, Any]] = {}
+    for ev in hand.events:
+        if isinstance(ev, BoardDealt):
+            out = {}
+        elif isinstance(ev, ActionTaken):
+            out[str(ev.seat)] = {"kind": ev.kind.value, "to": ev.to, "amount": ev.amount, "allin": ev.allin,
+                                 "timeout": ev.timeout}
+    return out
+
+
+def players(state: TableState) -> list[dict[str, Any]]:
+    """Everyone at the table now, then those who left (public)."""
+    stacks = state.stacks()
+    out: list[dict[str, Any]] = [
+        {"seat": i, "name": s.name, "left": False, "away": s.away, "stack": stacks[i],
+         "creator": s.member == state.creator}
+        for i, s in enumerate(state.seats) if s is not None
+    ]
+    out += [{"seat": d.seat, "name": d.name, "left": True, "away": False, "stack": 0,
+             "creator": d.member == state.creator} for d in state.departed]
+    return out
+
+
+def table_view(state: TableState, member: int | None) -> dict[str, Any]:
+    """The table as ``member`` (None: a spectator) may see it now (the shell adds its code and clock)."""
+    rules = state.rules
+    seat = state.seat_of(member)
+    out: dict[str, Any] = {
+        "status": state.phase.value,
+        "decks": rules.decks,
+        "seats": rules.seats,
+        "stack": rules.starting_stack,
+        "blinds": [rules.small_blind, rules.big_blind],
+        "players": players(state),
+        "you": seat,
+        "spectator": seat is None,
+        "creator": member is not None and member == state.creator,
+        "hand": None,
+        "match": None,
+    }
+    hand = state.hand
+    if hand is not None:
+        in_hand = state.seat_in_hand(member, len(state.hands) - 1)  # who held the seat when it was dealt
+        hv = view(hand, in_hand)
+        hv.pop("legal", None)
+        legal = legal_for(state, in_hand)
+        if legal is not None:
+            engine = hand.legal()
+            hv["legal"] = {**engine.to_json(), "actions": legal, "allin_to": engine.allin_to}
+        hv["last_actions"] = last_actions(hand)
+        out["hand"] = hv
+    if state.started:
+        out["match"] = {
+            "stacks": list(state.stacks()),
+            "hands_played": len(state.hands),
+            "over": state.over,
+            "winner": state.winner,
+            "rematch": state.rematch,
+        }
+    return out
+
+
+def history(state: TableState, member: int | None) -> list[dict[str, Any]]:
+    """Every hand as ``member`` saw it (their own cards in the hands they played; public information otherwise)."""
+    out = []
+    for i, hand in enumerate(state.hands):
+        seat = state.seat_in_hand(member, i)
+        out.append({"hand_no": hand.hand_no, "final": view(hand, seat), "events": events_for(hand, seat)})
+    return out

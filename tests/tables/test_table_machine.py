@@ -1,0 +1,332 @@
+"""The table state machine, rule by rule (docs/rules.md, member tables), and its invariants over 2–9 seats."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from taiwan_poker.rules import Action, ActionKind, RuleSet
+from taiwan_poker.rules.events import HandEnded, SeatFolded, ShoeDrawn
+from taiwan_poker.tables import (
+    Act,
+    Away,
+    Back,
+    Deal,
+    Join,
+    Leave,
+    Open,
+    Rematch,
+    TableError,
+    TableState,
+    TimeOut,
+    chips_conserved,
+    decide,
+    event_from_json,
+    event_to_json,
+    fold,
+    table_view,
+)
+from taiwan_poker.tables.events import AUDIENCE, EVENT_TYPES, HandEvent, MatchEnded, PlayerAway, PlayerLeft
+from taiwan_poker.tables.state import Phase
+
+
+class Table:
+    """A table driven through decide/fold, checking the invariants after every single event."""
+
+    def __init__(self, seats: int = 2, decks: int = 2, seed: int = 1, **rules: Any) -> None:
+        self.rng = random.Random(seed)
+        self.log: list[Any] = []
+        self.state: TableState | None = None
+        self.do(Open(RuleSet(decks=decks, seats=seats, **rules), 100, "P100"))
+
+    def do(self, command: Any) -> list[Any]:
+        events = decide(self.state, command, self.rng)
+        for event in events:
+            assert event_from_json(event_to_json(event)) == event, "the JSON round trip keeps every event"
+            self.state = fold([event], self.state)
+            assert chips_conserved(self.state), f"chips conserved after {event}"
+        self.log += events
+        return events
+
+    @property
+    def s(self) -> TableState:
+        assert self.state is not None
+        return self.state
+
+
+def seated_table(players: int, seats: int | None = None, **kw: Any) -> Table:
+    t = Table(seats or players, **kw)
+    for m in range(101, 100 + players):
+        t.do(Join(m, f"P{m}"))
+    return t
+
+
+def member_to_act(t: Table) -> int:
+    hand = t.s.hand
+    assert hand is not None and hand.to_act is not None
+    seat = t.s.seats[hand.to_act]
+    assert seat is not None
+    return seat.member
+
+
+def test_heads_up_deals_when_the_second_player_sits_and_the_button_posts_the_small_blind() -> None:
+    t = seated_table(2)
+    hand = t.s.hand
+    assert hand is not None and t.s.phase is Phase.PLAYING
+    assert hand.button == 0 and hand.sb_seat == 0 and hand.bb_seat == 1 and hand.to_act == 0
+
+
+def test_a_bigger_table_waits_for_its_creator_or_a_full_table() -> None:
+    t = seated_table(3, seats=6)
+    assert t.s.phase is Phase.WAITING and t.s.hand is None
+    with pytest.raises(TableError) as info:
+        t.do(Deal(101))
+    assert info.value.code == "not_creator"
+    t.do(Deal(100))
+    hand = t.s.hand
+    assert hand is not None and hand.players == (0, 1, 2)
+    assert (hand.button, hand.sb_seat, hand.bb_seat) == (0, 1, 2)
+
+
+def test_a_player_who_joins_mid_match_plays_from_the_next_hand() -> None:
+    t = seated_table(3, seats=4)
+    t.do(Deal(100))
+    t.do(Join(200, "Late"))
+    assert t.s.hand is not None and 3 not in t.s.hand.players
+    while t.s.hand_running:
+        t.do(Act(member_to_act(t), Action(ActionKind.FOLD)))
+    t.do(Deal(None))
+    assert 3 in t.s.hand.players
+
+
+def test_moving_button_skips_empty_and_busted_seats() -> None:
+    t = seated_table(3, seats=5)
+    t.do(Deal(100))
+    buttons = []
+    for _ in range(4):
+        buttons.append(t.s.hand.button)  # type: ignore[union-attr]
+        while t.s.hand_running:
+            t.do(Act(member_to_act(t), Action(ActionKind.FOLD)))
+        t.do(Deal(None))
+    assert buttons == [0, 1, 2, 0]
+
+
+def test_leaving_mid_hand_folds_at_once_even_out_of_turn_and_the_last_opponent_takes_the_pot() -> None:
+    """The audit's room JQVAPM: B raises to 100, A leaves; the hand ends, every chip accounted for."""
+    t = seated_table(2)
+    t.do(Act(100, Action(ActionKind.RAISE, 100)))  # seat 0 (button, small blind) raises to 100
+    events = t.do(Leave(101))  # seat 1 leaves while it is their turn
+    assert any(isinstance(e, HandEvent) and isinstance(e.event, HandEnded) for e in events)
+    assert t.s.over and t.s.winner == 0 and t.s.phase is Phase.OVER
+    assert t.s.stacks() == (2020, 0) and t.s.removed == 1980
+    view = table_view(t.s, 100)
+    assert view["hand"]["complete"] and "legal" not in view["hand"], "no live buttons after the match ends"
+
+
+def test_leaving_out_of_turn_in_a_three_way_hand_lets_the_others_play_on() -> None:
+    t = seated_table(3)  # a full table deals at once
+    hand = t.s.hand
+    assert hand is not None
+    to_act = hand.to_act
+    leaver = next(s for s in hand.players if s != to_act)
+    member = t.s.seats[leaver].member  # type: ignore[union-attr]
+    events = t.do(Leave(member))
+    assert isinstance(events[0], HandEvent) and events[0].event == SeatFolded(leaver)
+    assert isinstance(events[1], PlayerLeft) and t.s.hand_running and t.s.hand.to_act == to_act  # type: ignore[union-attr]
+
+
+def test_an_uncalled_bet_of_a_player_who_leaves_stays_in_the_pot() -> None:
+    t = seated_table(3)
+    first = member_to_act(t)
+    t.do(Act(first, Action(ActionKind.RAISE, 200)))
+    for _ in range(2):
+        t.do(Act(member_to_act(t), Action(ActionKind.FOLD)))
+    # the raiser won the blinds and kept the raise; now test the leave: a fresh hand, the raiser leaves at once
+    t.do(Deal(None))
+    raiser = member_to_act(t)
+    t.do(Act(raiser, Action(ActionKind.RAISE, 300)))
+    before = t.s.chips_in_play() + t.s.removed
+    t.do(Leave(raiser))
+    assert t.s.chips_in_play() + t.s.removed == before
+    assert chips_conserved(t.s)
+
+
+def test_two_timeouts_in_a_row_mark_a_player_away_and_a_table_without_two_present_pauses() -> None:
+    t = seated_table(2)
+    for _ in range(4):
+        if not t.s.hand_running:
+            if t.s.phase is Phase.PAUSED:
+                break
+            t.do(Deal(None))
+        t.do(TimeOut(None))
+    away = [i for i, s in enumerate(t.s.seats) if s is not None and s.away]
+    assert away, "two time-outs in a row mark the player away"
+    assert any(isinstance(e, PlayerAway) for e in t.log)
+    while t.s.hand_running:
+        t.do(TimeOut(None))
+    assert t.s.phase is Phase.PAUSED, "fewer than two present: the table waits"
+    with pytest.raises(TableError) as info:
+        t.do(Deal(None))
+    assert info.value.code == "table_paused"
+    member = t.s.seats[away[0]].member  # type: ignore[union-attr]
+    t.do(Back(member))
+    if len(t.s.present()) >= 2:
+        t.do(Deal(None))
+        assert t.s.hand_running
+
+
+def test_an_away_players_turn_is_played_at_once_without_a_clock() -> None:
+    t = seated_table(3, seats=4)
+    t.do(Away(102))
+    t.do(Deal(100))
+    hand = t.s.hand
+    assert hand is not None and hand.to_act != 2, "seat 2 is away: its turn is taken at once"
+
+
+def test_folding_when_checking_is_possible_is_allowed_at_a_table() -> None:
+    t = seated_table(2)
+    t.do(Act(100, Action(ActionKind.CALL)))
+    view = table_view(t.s, 101)
+    assert view["hand"]["legal"]["actions"][:2] == ["fold", "check"]
+    t.do(Act(101, Action(ActionKind.FOLD)))
+    assert t.s.hand is not None and t.s.hand.complete
+
+
+def test_the_match_ends_when_one_player_holds_every_chip_and_a_rematch_is_seen_by_all() -> None:
+    t = seated_table(2)
+    while not t.s.over:
+        if not t.s.hand_running:
+            t.do(Deal(None))
+            continue
+        legal = t.s.hand.legal()  # type: ignore[union-attr]
+        kind = ActionKind.ALLIN if legal.allows(ActionKind.ALLIN) else ActionKind.CALL
+        t.do(Act(member_to_act(t), Action(kind)))
+    assert t.s.winner is not None and sorted(t.s.stacks()) == [0, 4000]
+    with pytest.raises(TableError):
+        t.do(Deal(None))
+    t.do(Rematch(101, "NEWONE"))
+    assert t.s.rematch == "NEWONE" and t.do(Rematch(100, "OTHER")) == []
+
+
+def test_a_match_abandoned_by_everyone_else_is_won_by_the_last_player_with_chips() -> None:
+    t = seated_table(3)
+    last = t.s.seats[2]
+    assert last is not None
+    for m in (100, 101):
+        t.do(Leave(m))
+    assert t.s.over and t.s.winner == 2 and t.s.stacks()[2] > 0
+    assert [e for e in t.log if isinstance(e, MatchEnded)] == [MatchEnded(2)]
+
+
+def test_a_table_everyone_leaves_before_the_first_hand_closes_with_no_winner() -> None:
+    t = seated_table(2, seats=3)
+    for m in (100, 101):
+        t.do(Leave(m))
+    assert t.s.over and t.s.winner is None and t.s.phase is Phase.OVER
+
+
+def test_every_table_event_type_names_its_audience() -> None:
+    """Visibility fails closed: every table event type is in AUDIENCE (hand events defer to the engine's table)."""
+    from taiwan_poker.rules.events import AUDIENCE as HAND_AUDIENCE
+    from taiwan_poker.rules.events import TYPE_NAMES as HAND_TYPES
+
+    assert set(AUDIENCE) == set(EVENT_TYPES.values())
+    assert set(HAND_AUDIENCE) == set(HAND_TYPES), "every hand event type has an explicit audience"
+
+
+# --- properties over 2–9 seats ------------------------------------------------------------------------------------
+
+
+def snapshot(state: TableState) -> Any:
+    return (state.seats, state.over, state.winner, state.rematch, state.removed, state.bought_in, state.version,
+            state.lineups, state.departed, [h.snapshot() for h in state.hands])
+
+
+def random_command(t: Table, rng: random.Random) -> Any:
+    s = t.s
+    members = [x.member for x in s.seats if x is not None]
+    anyone = rng.choice(members) if members else 100
+    roll = rng.random()
+    if roll < 0.04:
+        return Leave(anyone)
+    if roll < 0.07:
+        return Away(anyone)
+    if roll < 0.12:
+        return Back(anyone)
+    if roll < 0.15:
+        return Join(rng.randrange(200, 230), "new")
+    if roll < 0.18:
+        return Rematch(anyone, "RMATCH")
+    if roll < 0.25:
+        return TimeOut(None)
+    if not s.hand_running:
+        return Deal(s.creator if not s.started else None)
+    hand = s.hand
+    assert hand is not None
+    legal = hand.legal()
+    kind = rng.choice(list(legal.actions))
+    if kind in (ActionKind.BET, ActionKind.RAISE):
+        return Act(member_to_act(t), Action(kind, rng.randint(legal.min_to, legal.max_to)))
+    return Act(member_to_act(t), Action(kind))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seats=st.integers(2, 9), players=st.integers(2, 9), decks=st.integers(2, 6), seed=st.integers(0, 2**32))
+def test_random_commands_keep_every_invariant(seats: int, players: int, decks: int, seed: int) -> None:
+    """Chips conserved at every event (checked inside Table.do), no card twice, views hide what they must,
+    and folding the whole log again gives the same state."""
+    t = Table(seats, decks=decks, seed=seed)
+    for m in range(101, 100 + min(players, seats)):
+        t.do(Join(m, f"P{m}"))
+    rng = random.Random(seed)
+    for _ in range(150):
+        try:
+            t.do(random_command(t, rng))
+        except TableError:
+            continue
+        except ValueError:  # IllegalActionError and the like: refused, nothing changed
+            continue
+        check_cards_and_views(t.s)
+        if t.s.over and t.s.rematch:
+            break
+    assert snapshot(fold(t.log)) == snapshot(t.s), "replaying the log gives the same state"
+
+
+def check_cards_and_views(state: TableState) -> None:
+    hand = state.hand
+    if hand is None:
+        return
+    shoe = next(e for e in hand.events if isinstance(e, ShoeDrawn))
+    labels = [c.label for c in shoe.cards if c is not None]
+    assert max(Counter(labels).values()) == 1, "no physical card twice in a hand"
+    index = len(state.hands) - 1
+    for seat, member in enumerate(state.lineups[index]):
+        view = str(table_view(state, member))
+        for other in hand.players:
+            if other == seat or member is None:
+                continue
+            burn = hand.private_burns(other)[0]
+            assert burn is not None
+            if f"'{burn.face_str}'" in view and burn.face_str not in _visible_faces(state, member):
+                pytest.fail(f"seat {seat} may see seat {other}'s burn")
+    spectator = table_view(state, None)
+    assert spectator["hand"] is not None and "you" not in spectator["hand"] and "legal" not in spectator["hand"]
+
+
+def _visible_faces(state: TableState, member: int | None) -> set[str]:
+    """Faces a member legitimately sees: their own cards, the board and shown hands."""
+    hand = state.hand
+    assert hand is not None
+    seat = state.seat_in_hand(member, len(state.hands) - 1)
+    faces = {c.face_str for c in hand.board}
+    if seat is not None:
+        faces |= {c.face_str for c in hand.hole_cards(seat) if c is not None}
+        faces |= {c.face_str for c in hand.private_burns(seat) if c is not None}
+    for shown in hand.shown:
+        faces |= {c.face_str for c in shown.hole}
+    return faces
