@@ -16,10 +16,10 @@ PG_ADMIN_URL = os.environ.get("TP_TEST_POSTGRES", "postgresql+psycopg://postgres
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+def fresh_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    """An empty database (no schema yet) on SQLite or in a fresh PostgreSQL schema, dropped afterwards."""
     if request.param == "sqlite":
         database = Database(f"sqlite:///{tmp_path / 'tp.sqlite3'}")
-        database.migrate()
         yield database
         database.dispose()
         return
@@ -29,10 +29,16 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
         conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
     database = Database(f"{PG_ADMIN_URL}?options=-csearch_path%3D{schema}")
     try:
-        database.migrate()
         yield database
     finally:
         database.dispose()
         with admin.begin() as conn:
             conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
+
+
+@pytest.fixture
+def db(fresh_db: Database) -> Database:
+    """A database migrated to the newest schema."""
+    fresh_db.migrate()
+    return fresh_db

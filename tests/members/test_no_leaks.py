@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 
-from taiwan_poker.rooms.service import replay
 from taiwan_poker.store import repo
+from taiwan_poker.tables import event_from_json, fold
 from tests.leaks import check_events, check_hand_view, check_room_state
 from tests.members.conftest import client
 from tests.rooms.test_service import random_action
@@ -26,7 +26,7 @@ def truth_at(app: FastAPI, code: str, version: int) -> Any:
         with app.state.db.transaction() as s:
             room = repo.room_by_code(s, code)
             assert room is not None
-            _TRUTH[key] = replay(repo.load_events(s, room.id)[:version]).match
+            _TRUTH[key] = fold(event_from_json(p) for p in repo.load_events(s, room.id)[:version])
     return _TRUTH[key]
 
 

@@ -14,6 +14,7 @@ from taiwan_poker.rooms.service import RoomError, RoomService
 from taiwan_poker.store import repo
 from taiwan_poker.store.db import Database
 from taiwan_poker.store.models import Member
+from taiwan_poker.tables import TableState
 from tests.leaks import check_events, check_hand_view, check_room_state
 
 
@@ -55,11 +56,12 @@ def random_action(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {"kind": kind}
 
 
-def truth(service: RoomService, code: str) -> Any:
-    room_id = service.room_id(code)
-    cached = service._cache.get(room_id)
+def truth(service: RoomService, code: str) -> TableState:
+    """The table as folded by the service (after a read, so the cache is current)."""
+    service.state(code, None)
+    cached = service._cache.get(service.room_id(code))
     assert cached is not None
-    return cached.match
+    return cached.state
 
 
 def play_match(service: RoomService, code: str, players: list[Member], rng: random.Random, max_hands: int = 40) -> int:
@@ -79,7 +81,7 @@ def play_match(service: RoomService, code: str, players: list[Member], rng: rand
             break
         if hand.complete:
             hands += 1
-            assert sum(match.stacks) == 4000, "chips are conserved after every hand"
+            assert sum(match.stacks()) == 4000, "chips are conserved after every hand"
             if hands >= max_hands:
                 break
             service.next_hand(code, players[hands % 2], states[0]["version"])
@@ -101,7 +103,7 @@ def test_whole_matches_conserve_chips_and_no_payload_shows_a_hidden_card(db: Dat
         code, players = seated_room(service, db, decks=decks)
         total_hands += play_match(service, code, players, rng)
         match = truth(service, code)
-        assert match.over and sum(match.stacks) == 4000
+        assert match.over and sum(match.stacks()) == 4000
         for seat, member in enumerate(players):
             history = service.history(code, member)
             assert len(history) == len(match.hands)
@@ -276,10 +278,10 @@ def test_action_clock_time_out_button_and_server_sweep(db: Database) -> None:
     assert service.sweep() == [room]
     st = service.state(room, players[0])
     assert not st["hand"]["complete"] and st["hand"]["hand_no"] == 2
-    # and times out an abandoned turn by itself after the clock and a short grace
+    # and times out an abandoned turn by itself after the clock and a grace of 15 s (the button's time)
     clock.advance(46)
     assert service.sweep() == []
-    clock.advance(3)
+    clock.advance(14)
     assert service.sweep() == [room]
     assert service.state(room, players[0])["version"] > st["version"]
 
@@ -291,7 +293,7 @@ def test_leaving_forfeits_and_either_player_can_open_a_rematch(db: Database) -> 
         service.rematch(room, players[0])
     service.leave(room, players[0])
     st = service.state(room, players[1])
-    assert st["match"]["over"] and st["match"]["winner"] == 1 and st["status"] == "finished"
+    assert st["match"]["over"] and st["match"]["winner"] == 1 and st["status"] == "over"
     new_code = service.rematch(room, players[1])
     assert service.rematch(room, players[0]) == new_code
     assert service.state(room, players[0])["match"]["rematch"] == new_code

@@ -1,5 +1,5 @@
 """Store tests use the shared database fixture."""
 
-from tests.db_fixtures import db
+from tests.db_fixtures import db, fresh_db
 
-__all__ = ["db"]
+__all__ = ["db", "fresh_db"]

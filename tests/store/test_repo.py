@@ -53,7 +53,8 @@ def test_expired_session_is_refused(db: Database) -> None:
 def test_room_codes_are_short_unambiguous_and_found_case_insensitively(db: Database) -> None:
     with db.transaction() as s:
         member = repo.create_local_member(s, "Host")
-        room = repo.create_room(s, member, {"decks": 2})
+        room = repo.insert_room(s.connection(), member.id, {"decks": 2})
+        repo.seat_taken(s.connection(), room.id, 0, member.id)
         code = room.code
     assert len(code) == repo.ROOM_CODE_LENGTH
     assert not set(code) & set("0O1IL")
@@ -66,7 +67,7 @@ def test_room_codes_are_short_unambiguous_and_found_case_insensitively(db: Datab
 
 def test_event_log_is_gap_free_and_stale_versions_write_nothing(db: Database) -> None:
     with db.transaction() as s:
-        room = repo.create_room(s, repo.create_local_member(s, "Host"), {})
+        room = repo.insert_room(s.connection(), repo.create_local_member(s, "Host").id, {})
     with db.transaction() as s:
         assert repo.append_events(s, room.id, 0, [{"e": 1}, {"e": 2}]) == 2
     with pytest.raises(repo.StaleVersion), db.transaction() as s:
@@ -79,7 +80,7 @@ def test_event_log_is_gap_free_and_stale_versions_write_nothing(db: Database) ->
 
 def test_concurrent_appends_at_one_version_leave_exactly_one_applied(db: Database) -> None:
     with db.transaction() as s:
-        room = repo.create_room(s, repo.create_local_member(s, "Host"), {})
+        room = repo.insert_room(s.connection(), repo.create_local_member(s, "Host").id, {})
     outcomes: list[str] = []
     barrier = threading.Barrier(4)
 
@@ -105,7 +106,7 @@ def test_concurrent_appends_at_one_version_leave_exactly_one_applied(db: Databas
 def test_idempotency_key_is_remembered_once(db: Database) -> None:
     with db.transaction() as s:
         member = repo.create_local_member(s, "Host")
-        room = repo.create_room(s, member, {})
+        room = repo.insert_room(s.connection(), member.id, {})
     with db.transaction() as s:
         assert repo.used_action_key(s, room.id, member.id, "k1") is None
         repo.record_action_key(s, room.id, member.id, "k1", 5)

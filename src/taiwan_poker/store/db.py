@@ -60,13 +60,13 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest Alembic revision."""
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to the newest Alembic revision (or to ``revision``)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+        command.upgrade(cfg, revision)
 
 
 class Database:

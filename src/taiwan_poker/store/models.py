@@ -59,10 +59,13 @@ class Room(Base):
 
 
 class Seat(Base):
-    """Who sits where; leaving is explicit (``left_at``)."""
+    """An index of who sat where (the lobby's list of a member's rooms); the table's log is the truth.
+
+    A seat can be taken again after its player left, so a seat number may
+    have several rows; the current occupant's has no ``left_at``.
+    """
 
     __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("room_id", "seat_no"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)

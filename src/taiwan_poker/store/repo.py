@@ -19,6 +19,7 @@ from .models import ActionKey, Member, Room, RoomEvent, Seat, WebSession, utcnow
 _ROOMS = cast(Table, Room.__table__)
 _INSERT_EVENT = insert(cast(Table, RoomEvent.__table__))
 _INSERT_KEY = insert(cast(Table, ActionKey.__table__))
+_SEATS = cast(Table, Seat.__table__)
 
 ROOM_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 ROOM_CODE_LENGTH = 6
@@ -117,20 +118,40 @@ def new_room_code() -> str:
     return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
 
 
-def create_room(session: Session, creator: Member, rules: dict[str, Any]) -> Room:
-    """A new room with a unique code; the creator takes seat 0."""
+def insert_room(conn: Connection, creator_id: int, rules: dict[str, Any]) -> RoomRow:
+    """A new, empty room (version 0) with a unique code; its first events are the caller's to append."""
+    t = _ROOMS
     for _ in range(20):
         code = new_room_code()
-        if session.scalar(select(Room.id).where(Room.code == code)) is None:
+        if conn.execute(select(t.c.id).where(t.c.code == code)).first() is None:
             break
     else:  # pragma: no cover - 31^6 codes
         raise TaiwanPokerError("could not find a free room code", code="room_code_exhausted")
-    room = Room(code=code, created_by=creator.id, rules=rules, status="waiting", version=0)
-    session.add(room)
-    session.flush()
-    session.add(Seat(room_id=room.id, seat_no=0, member_id=creator.id))
-    session.flush()
-    return room
+    now = utcnow()
+    room_id = conn.execute(
+        insert(t).values(code=code, created_by=creator_id, rules=rules, status="waiting", version=0,
+                         created_at=now, updated_at=now).returning(t.c.id)
+    ).scalar_one()
+    return RoomRow(room_id, code, 0, "waiting", None, rules)
+
+
+def seat_taken(conn: Connection, room_id: int, seat_no: int, member_id: int) -> None:
+    """Index a member's seat (the lobby lists a member's rooms from this)."""
+    conn.execute(insert(_SEATS).values(room_id=room_id, seat_no=seat_no, member_id=member_id, joined_at=utcnow()))
+
+
+def seat_left(conn: Connection, room_id: int, seat_no: int, when: dt.datetime) -> None:
+    """Mark the seat's current occupant as gone in the index."""
+    t = _SEATS
+    conn.execute(update(t).where(t.c.room_id == room_id, t.c.seat_no == seat_no, t.c.left_at.is_(None))
+                 .values(left_at=when))
+
+
+def due_rooms(session: Session, now: dt.datetime, status: str) -> list[tuple[int, str, dt.datetime | None]]:
+    """Rooms of ``status`` whose deadline has come: (id, code, deadline)."""
+    t = _ROOMS
+    query = select(t.c.id, t.c.code, t.c.deadline).where(t.c.deadline <= now, t.c.status == status)
+    return [(row.id, row.code, row.deadline) for row in session.execute(query)]
 
 
 def room_by_code(session: Session, code: str) -> Room | None:

@@ -208,7 +208,8 @@ def decide(state: TableState | None, command: Command, rng: RandomSource | None 
     if state is None:
         raise TableError("no such table", code="room_not_found")
     events = _primary(state, command, rng)
-    return _with_consequences(state, events, rng, command)
+    after = fold(events, state) if events else state
+    return events + settle(after, rng, deal_when_full=isinstance(command, Join))
 
 
 def _primary(state: TableState, command: Command, rng: RandomSource | None) -> list[TableEvent]:
@@ -338,21 +339,18 @@ def _start_hand(state: TableState, rng: RandomSource | None) -> Hand:
     return Hand.start(state.rules, stacks, button, rng=rng, hand_no=len(state.hands) + 1)
 
 
-def _with_consequences(
-    state: TableState, events: list[TableEvent], rng: RandomSource | None, command: Command
-) -> list[TableEvent]:
-    """Add what follows at once: an away player's turn played, the match's end, the first hand dealt."""
-    after = fold(events, state) if events else state
-    out = list(events)
+def settle(state: TableState, rng: RandomSource | None = None, *, deal_when_full: bool = False) -> list[TableEvent]:
+    """What follows at once from ``state``: away players' turns played, the match's end, a full table dealt."""
+    out: list[TableEvent] = []
     while True:
-        more = _next_consequence(after, rng, command)
+        more = _next_consequence(state, rng, deal_when_full)
         if not more:
             return out
         out += more
-        after = fold(more, after)
+        state = fold(more, state)
 
 
-def _next_consequence(state: TableState, rng: RandomSource | None, command: Command) -> list[TableEvent]:
+def _next_consequence(state: TableState, rng: RandomSource | None, deal_when_full: bool) -> list[TableEvent]:
     hand = state.hand
     if hand is not None and not hand.complete:
         seat = hand.to_act
@@ -371,7 +369,7 @@ def _next_consequence(state: TableState, rng: RandomSource | None, command: Comm
     if state.departed and all(s is None for s in state.seats):
         return [MatchEnded(None)]  # everyone left before the first hand: the table closes
     full = all(s is not None for s in state.seats)
-    if full and isinstance(command, Join) and len(state.present()) >= 2:
+    if full and deal_when_full and len(state.present()) >= 2:
         return _wrap(1, _start_hand(state, rng).events)  # the table is full: the first hand is dealt
     return []
 
@@ -394,5 +392,5 @@ def legal_for(state: TableState, seat: int | None) -> list[str] | None:
 
 __all__ = [
     "Act", "Away", "Back", "Command", "Configure", "Deal", "IllegalActionError", "Join", "Leave", "Open", "Rematch",
-    "TableError", "TimeOut", "chips_conserved", "decide", "evolve", "fold", "legal_for",
+    "TableError", "TimeOut", "chips_conserved", "decide", "evolve", "fold", "legal_for", "settle",
 ]

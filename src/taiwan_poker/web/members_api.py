@@ -25,6 +25,7 @@ from ..rooms.service import ActResult, RoomService
 from ..store import repo
 from ..store.db import Database
 from ..store.models import Member
+from ..tables.limits import BOUNDS, DEFAULT_BLINDS, DEFAULT_DECKS, DEFAULT_SEATS, DEFAULT_STACK
 from .config import Settings
 from .error_model import ERROR_RESPONSES
 from .metrics import observe_action
@@ -255,8 +256,17 @@ def sign_out(request: Request, response: Response) -> dict[str, bool]:
 
 
 class NewRoom(BaseModel):
+    """A table's settings; every field is optional (the defaults are the spec's heads-up table)."""
+
     model_config = ConfigDict(extra="forbid")
-    decks: StrictInt = Field(2, description="decks in the shoe, 2–6")
+    decks: StrictInt = Field(DEFAULT_DECKS, description=f"decks in the shoe, {BOUNDS.decks[0]}–{BOUNDS.decks[1]}")
+    seats: StrictInt = Field(DEFAULT_SEATS, description=f"seats, {BOUNDS.seats[0]}–{BOUNDS.seats[1]}")
+    stack: StrictInt = Field(DEFAULT_STACK, description="starting stack (at least 10 big blinds)")
+    blinds: list[StrictInt] = Field(list(DEFAULT_BLINDS), description="[small blind, big blind]",
+                                    examples=[[10, 20]])
+
+    def settings(self) -> dict[str, Any]:
+        return {"decks": self.decks, "seats": self.seats, "stack": self.stack, "blinds": self.blinds}
 
 
 class ActionIn(BaseModel):
@@ -288,9 +298,33 @@ def lobby(request: Request, member: MemberDep) -> dict[str, Any]:
 
 @router.post("/api/rooms", tags=["rooms"], dependencies=[Csrf, rate_limit("room_create")])
 def create_room(request: Request, member: MemberDep, body: NewRoom | None = None) -> dict[str, str]:
-    """Open a heads-up room (2,000 chips, blinds 10/20) and take seat 0."""
-    code = services(request)[2].create_room(member, body.decks if body else 2)
+    """Open a table (by default heads-up, 2 decks, 2,000 chips, blinds 10/20) and take seat 0."""
+    code = services(request)[2].create_room(member, **(body or NewRoom.model_validate({})).settings())
     return {"code": code, "url": room_url(request, code)}
+
+
+@router.get("/api/tables/limits", tags=["rooms"])
+def table_limits() -> dict[str, Any]:
+    """The ranges and defaults of a table's settings (decks, seats, stack, blinds, clock)."""
+    return BOUNDS.to_json()
+
+
+@router.post("/api/rooms/{code}/settings", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
+def configure_room(request: Request, code: str, body: NewRoom, member: MemberDep) -> dict[str, Any]:
+    """The creator changes the table's settings until the first hand is dealt."""
+    return services(request)[2].configure(code, member, **body.settings())
+
+
+@router.post("/api/rooms/{code}/away", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
+def away(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
+    """Step away: your hands are checked or folded at once until you are back."""
+    return services(request)[2].away(code, member)
+
+
+@router.post("/api/rooms/{code}/back", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
+def back(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
+    """Come back to the table after being away."""
+    return services(request)[2].back(code, member)
 
 
 @router.get("/api/rooms/{code}", tags=["rooms"])
@@ -349,4 +383,5 @@ ERROR_STATUS = {
     "not_seated": 403, "room_not_found": 404, "room_full": 409, "not_your_turn": 409, "clock_running": 409,
     "no_hand": 409, "match_over": 409, "hand_in_progress": 409, "match_not_over": 409, "stale_version": 409,
     "rate_limited": 429, "signin_busy": 503, "room_quarantined": 409, "session_ended": 401,
+    "not_creator": 403, "table_started": 409, "table_paused": 409, "left_match": 409,
 }
