@@ -4,7 +4,7 @@ Two halves:
 
 * **Unbiased sampling** — a chi-square test of card by position over a full
   2-deck shoe (104 cards), shuffled many times by ``cards.deal``, the function
-  every live hand deals from (``Match`` → ``Hand.start`` → ``deal``).  The
+  every live hand deals from (the table → ``Hand.start`` → ``deal``).  The
   pass/fail verdict comes from a *seeded* ``random.Random`` driving that same
   function, so it is deterministic and cannot flake; the live CSPRNG run goes
   through the identical counting code and is held only to what is certain
@@ -34,7 +34,6 @@ from taiwan_poker import cards
 from taiwan_poker.cards import RandomSource, Shoe, deal, live_rng
 from taiwan_poker.rules import Hand, RuleSet, cards_needed
 from taiwan_poker.rules.events import ShoeDrawn
-from taiwan_poker.rules.match import Match
 
 DECKS = 2
 N = DECKS * cards.CARDS_PER_DECK  # 104 cards, 104 positions
@@ -154,12 +153,17 @@ def test_chi_square_tail_is_exact() -> None:
 def test_live_hands_deal_with_the_function_under_test() -> None:
     """spec: 隨機洗牌採用加密級亂數與不偏倚抽樣 — the chi-square below judges what rooms really run.
 
-    A room's match deals each hand with ``Hand.start(..., rng=match's rng)``, which takes its cards from
+    A table deals each hand with ``Hand.start(..., rng=the room service's rng)``, which takes its cards from
     ``cards.deal``; ``cards.Shoe`` is the same lazy Fisher–Yates.  With equal seeds all give the same cards.
     """
+    from taiwan_poker.tables import Join, Open, decide, fold
+
     rules = RuleSet(decks=DECKS, seats=2)
     need = cards_needed(2, rules.burns)
-    hand = Match(rules, random.Random(SEED)).start_hand()
+    opened = decide(None, Open(rules, 1, "A"))
+    events = decide(fold(opened), Join(2, "B"), random.Random(SEED))  # the table is full: hand 1 is dealt
+    hand = fold(opened + events).hand
+    assert hand is not None
     drawn = next(e for e in hand.events if isinstance(e, ShoeDrawn))
     assert list(drawn.cards) == deal(DECKS, need, random.Random(SEED))
     direct = Hand.start(rules, [2000, 2000], rng=random.Random(SEED))
@@ -284,7 +288,7 @@ def only_the_csprng(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]
                  "random", "rand", "randint", "shuffle", "permutation", "choice"):
         monkeypatch.setattr(np.random, name, _forbidden(f"numpy.random.{name}"))
 
-    seen: dict[str, Any] = {"bits": 0, "shuffle_rngs": [], "cards": 0, "matches": []}
+    seen: dict[str, Any] = {"bits": 0, "shuffle_rngs": [], "cards": 0, "dealers": []}
     real_bits = random.SystemRandom.getrandbits
 
     def counted_bits(self: random.SystemRandom, k: int) -> int:
@@ -300,13 +304,13 @@ def only_the_csprng(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]
         real_shuffle(deck, start, count, rng)
 
     monkeypatch.setattr(cards, "_fisher_yates", recorded_shuffle)  # deal() and Shoe look it up at call time
-    real_init = Match.__init__
+    real_start = Hand.start.__func__  # type: ignore[attr-defined]
 
-    def recorded_init(self: Match, *args: Any, **kwargs: Any) -> None:
-        real_init(self, *args, **kwargs)
-        seen["matches"].append(self)
+    def recorded_start(cls: type[Hand], *args: Any, **kwargs: Any) -> Hand:
+        seen["dealers"].append(kwargs.get("rng"))
+        return real_start(cls, *args, **kwargs)  # type: ignore[no-any-return]
 
-    monkeypatch.setattr(Match, "__init__", recorded_init)
+    monkeypatch.setattr(Hand, "start", classmethod(recorded_start))
     yield seen
 
 
@@ -340,8 +344,8 @@ def test_a_live_room_deals_only_from_the_os_csprng(tmp_path: Path, only_the_cspr
 
     Built like the real server (``create_app``: ``RoomService(..., rng_factory=live_rng)``), a room is opened,
     joined (hand 1 is dealt), played, and the next hand dealt through the HTTP API; then a second app on the
-    same database (a restarted server, which rebuilds the match from the log) deals hand 3.  Meanwhile every
-    seeded or non-cryptographic generator raises.  Every match's generator and every shuffle's is exactly
+    same database (a restarted server, which rebuilds the table from the log) deals hand 3.  Meanwhile every
+    seeded or non-cryptographic generator raises.  Every hand's generator and every shuffle's is exactly
     ``secrets.SystemRandom``, and it supplied at least one batch of random bits per card dealt.
     """
     seen = only_the_csprng
@@ -366,5 +370,6 @@ def test_a_live_room_deals_only_from_the_os_csprng(tmp_path: Path, only_the_cspr
 
     assert len(seen["shuffle_rngs"]) >= 3, "three hands were dealt"
     assert all(type(rng) is random.SystemRandom for rng in seen["shuffle_rngs"])
-    assert seen["matches"] and all(type(m._rng) is random.SystemRandom for m in seen["matches"])
+    assert len(seen["dealers"]) == 3 and all(type(rng) is random.SystemRandom for rng in seen["dealers"]), \
+        "every live hand was dealt with the OS CSPRNG handed in by the room service"
     assert seen["bits"] >= seen["cards"] >= 3 * cards_needed(2), "SystemRandom drew the bits of every card"

@@ -64,8 +64,9 @@ def test_room_events_carry_the_room_code_and_the_request_id(captured: io.StringI
         code = a.post("/api/rooms", json={"decks": 2}).json()["code"]
         joined = b.post(f"/api/rooms/{code}/join")
     stored = [x for x in records(captured) if x["message"] == "room events stored"]
-    assert stored and stored[0]["room"] == code and stored[0]["request_id"] == joined.headers["x-request-id"]
-    assert stored[0]["version"] == stored[0]["events"] > 1
+    assert [x["room"] for x in stored] == [code, code], "opening the table, then the join that deals hand 1"
+    assert stored[1]["request_id"] == joined.headers["x-request-id"] != stored[0]["request_id"]
+    assert stored[1]["events"] > 1 and stored[1]["version"] == stored[0]["version"] + stored[1]["events"]
 
 
 def test_a_failing_background_calculation_is_logged_with_its_traceback(caplog: pytest.LogCaptureFixture) -> None:

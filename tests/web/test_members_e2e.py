@@ -332,7 +332,7 @@ def test_two_members_play_a_match_through_the_pages(server: str, browser: Any) -
         # the lobby lists the rooms with their state
         a.page.goto(f"{server}/lobby")
         a.page.wait_for_selector(f".room-item[data-code='{code}']")
-        assert a.page.get_attribute(f".room-item[data-code='{code}']", "data-status") == "finished"
+        assert a.page.get_attribute(f".room-item[data-code='{code}']", "data-status") == "over"
         screenshot(a.page, "member-lobby")
         for m in (a, b, spectator):
             assert not [x for x in m.problems() if "page error" in x or "console error" in x], m.problems()
@@ -381,7 +381,10 @@ def test_the_clock_runs_out_and_the_time_out_button_works(quick_clock_server: st
         assert s["hand"]["street"] == "flop" and not s["hand"]["complete"]
         history = actor.api(f"/api/rooms/{code}/history")["hands"]
         timed = [e for h in history for e in h["events"] if e.get("type") == "action" and e.get("timeout")]
-        assert [e["kind"] for e in timed] == ["fold", "check"]
+        # that player's second time-out in a row (after the fold in hand 1) marks them away: their flop turn is
+        # checked at once, with no clock
+        assert [e["kind"] for e in timed] == ["fold", "check", "check"]
+        assert next(p for p in actor.state(code)["players"] if p["seat"] == s["you"])["away"]
         # leaving is explicit: it forfeits the match in progress, and the other player sees the result
         b.page.click("#leave-btn")
         b.page.click("#leave-yes")

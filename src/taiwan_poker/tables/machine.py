@@ -138,7 +138,8 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
         seat = state.seats[event.seat]
         assert seat is not None
         state = replace(state, removed=state.removed + event.removed,
-                        departed=(*state.departed, Departed(event.seat, seat.member, seat.name)))
+                        departed=(*state.departed, Departed(event.seat, seat.member, seat.name,
+                                                            state.started and not state.over)))
         return state.with_seat(event.seat, None)
     if isinstance(event, PlayerAway | PlayerBack):
         seat = state.seats[event.seat]

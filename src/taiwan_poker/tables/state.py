@@ -41,6 +41,7 @@ class Departed:
     seat: int
     member: int
     name: str
+    during_match: bool = False  # left after the first hand was dealt (and before the match ended)
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,12 +71,15 @@ def table_view(state: TableState, member: int | None) -> dict[str, Any]:
         hv["last_actions"] = last_actions(hand)
         out["hand"] = hv
     if state.started:
+        left = [d.seat for d in state.departed if d.during_match]
         out["match"] = {
             "stacks": list(state.stacks()),
             "hands_played": len(state.hands),
             "over": state.over,
             "winner": state.winner,
             "rematch": state.rematch,
+            "left": left,  # seats whose players left during the match, in order
+            "forfeit": left[-1] if state.over and left else None,  # the leave that ended it
         }
     return out
 

@@ -206,7 +206,7 @@ function handMessage() {
   const s = state, hand = s.hand;
   if (!hand) {
     const seated = s.players.filter((p) => !p.left).length;
-    return s.status === "closed" ? t("room.closed") : seated < 2 ? t("room.waiting") : "";
+    return s.status === "over" ? t("room.closed") : seated < 2 ? t("room.waiting") : "";
   }
   if (!hand.complete) {
     if (hand.to_act == null) return "";
@@ -387,7 +387,8 @@ function draw() {
   $("room-status").className = `status-badge st-${s.status}`;
   $("room-decks").textContent = t("room.decks", { n: s.decks, cards: 52 * s.decks });
   $("spectator-note").hidden = !s.spectator;
-  const open = s.spectator && s.status === "waiting" && s.players.filter((p) => !p.left).length < 2;
+  const open = s.spectator && (s.status === "waiting" || s.status === "playing" || s.status === "paused")
+    && s.players.filter((p) => !p.left).length < s.seats;
   $("join-box").hidden = !open;
   $("join-btn").hidden = !member;
   $("join-btn").disabled = busy;
@@ -400,7 +401,7 @@ function draw() {
   drawClock();
   drawActions();
   drawResult();
-  const canLeave = s.you != null && s.status !== "closed";
+  const canLeave = s.you != null && s.status !== "over";
   $("leave-box").hidden = !canLeave;
   if (!canLeave) $("leave-confirm").hidden = true;
 }
