@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import fastapi_offline
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
@@ -20,7 +21,6 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from .. import __version__
 from ..auth.google import GoogleTokenVerifier
@@ -181,7 +181,9 @@ def create_app(
     app.add_middleware(RequestContext, metrics=app.state.metrics)
     app.add_middleware(BodyLimit)  # outermost: no other layer reads a body over the cap
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    app.mount("/static-docs", StaticFiles(directory=swagger_ui_path), name="static-docs")
+    # Swagger UI 5 (it reads FastAPI's OpenAPI 3.1), served from this server: the docs work offline
+    app.mount("/static-docs", StaticFiles(directory=Path(fastapi_offline.__file__).parent / "static"),
+              name="static-docs")
 
     @app.get("/docs", include_in_schema=False)
     def api_docs() -> HTMLResponse:

@@ -53,7 +53,9 @@ def security_headers(settings: Settings) -> list[tuple[str, str]]:
         ("Content-Security-Policy", content_security_policy(settings)),
         ("X-Frame-Options", "DENY"),
         ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "same-origin"),
+        # Google's sign-in button checks the page's origin from the Referer: send the origin (never the path)
+        # to other sites when Google sign-in is on; nothing at all otherwise
+        ("Referrer-Policy", "strict-origin-when-cross-origin" if settings.google_client_id else "same-origin"),
     ]
 
 
