@@ -34,7 +34,8 @@ def card_strings(obj: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[A
 
 
 def faces(cards: Any) -> list[str | None]:
-    return [c.face_str if c is not None else None for c in cards]
+    """Cards as the views write them: labels with the deck (``Jc:2``)."""
+    return [c.label if c is not None else None for c in cards]
 
 
 def check_hand_view(hand_view: dict[str, Any], seat: int | None, truth: Hand, where: str = "") -> None:

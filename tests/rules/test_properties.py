@@ -161,7 +161,7 @@ def test_views_hold_no_card_their_seat_may_not_see(
             assert events_for(hand, seat) == events_for(twin, seat)
         for s in players:
             v = view(hand, s)
-            assert v["you"]["burns"] == [c.face_str for c in hand.private_burns(s)]
+            assert v["you"]["burns"] == [c.label for c in hand.private_burns(s)]
         spectator = view(hand, None)
         assert "you" not in spectator
         for e in events_for(hand, None):

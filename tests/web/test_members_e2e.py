@@ -76,7 +76,7 @@ class Member:
         self.page.wait_for_function(f"Number(document.getElementById('room').dataset.version) >= {version}")
 
     def faces(self, selector: str) -> list[str]:
-        out: list[str] = self.page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.face)")
+        out: list[str] = self.page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.label)")
         return out
 
     def problems(self) -> list[str]:

@@ -15,7 +15,8 @@ from .hand import Hand
 
 
 def _faces(cards: tuple[Card | None, ...] | list[Card | None]) -> list[str | None]:
-    return [c.face_str if c is not None else None for c in cards]
+    """Cards as labels with their deck (``Jc:2``): two J♣ are two physical cards, and a view says which."""
+    return [c.label if c is not None else None for c in cards]
 
 
 def view(hand: Hand, seat: int | None = None) -> dict[str, Any]:
@@ -55,19 +56,10 @@ def view(hand: Hand, seat: int | None = None) -> dict[str, Any]:
 def event_view(event: Event, version: int, seat: int | None) -> dict[str, Any]:
     """One event as ``seat`` may see it: its content, or only its version when outside its audience."""
     if visible_to(event, seat):
-        out = event_to_json(event)
-        for key in _CARD_KEYS.intersection(out):  # faces only, as in view(): "As", not "As:2"
-            value = out[key]
-            if isinstance(value, list):
-                out[key] = [c.split(":")[0] if isinstance(c, str) else c for c in value]
-            elif isinstance(value, str):
-                out[key] = value.split(":")[0]
+        out = event_to_json(event)  # cards as labels with their deck, as in view()
         out["version"] = version
         return out
     return {"version": version}
-
-
-_CARD_KEYS = frozenset({"cards", "hole", "board", "best", "burn", "card"})
 
 
 def events_for(hand: Hand, seat: int | None, since: int = 0) -> list[dict[str, Any]]:

@@ -53,13 +53,19 @@ export function newKey() {
 
 export const chips = (n) => Number(n).toLocaleString("en-US");
 
-// A card from its face ("As", "Td"): rank and suit only, since the room's views do not say which deck.
-export function faceCard(face, { hl = false, size = "" } = {}) {
+// A card from its label ("Jc:2": the jack of clubs of deck 2) with its deck mark, as at the lab table:
+// two J♣ are two physical cards and look it. A bare face ("Jc") draws without a mark.
+export function faceCard(label, { hl = false, size = "" } = {}) {
+  const [face, deck] = label.split(":");
   const r = face[0], s = face[1];
   const rank = r === "T" ? "10" : r;
-  const label = t("member.card", { rank: t(`rank.${RANKS.indexOf(r)}`), suit: t(`suit.${SUITS.indexOf(s)}`) });
-  return el("span", { class: `card s-${s}${hl ? " hl" : ""}${size ? " " + size : ""}`, role: "img", "data-face": face, "aria-label": label },
-    el("span", { class: "c-rank", text: rank }), el("span", { class: "c-suit", "aria-hidden": "true", text: SYM[s] }));
+  const aria = deck
+    ? t("card.aria", { rank: t(`rank.${RANKS.indexOf(r)}`), suit: t(`suit.${SUITS.indexOf(s)}`), deck })
+    : t("member.card", { rank: t(`rank.${RANKS.indexOf(r)}`), suit: t(`suit.${SUITS.indexOf(s)}`) });
+  return el("span", { class: `card s-${s}${hl ? " hl" : ""}${size ? " " + size : ""}`, role: "img", "data-face": face,
+    "data-label": label, "aria-label": aria },
+    el("span", { class: "c-rank", text: rank }), el("span", { class: "c-suit", "aria-hidden": "true", text: SYM[s] }),
+    deck ? el("span", { class: "c-deck", "aria-hidden": "true", text: deck }) : null);
 }
 
 export function cardBack(size = "") {
