@@ -51,6 +51,7 @@ from ..tables import (
 )
 from ..tables.events import PlayerLeft, PlayerSat
 from ..tables.limits import (
+    ACTION_CLOCK_SECONDS,
     BIG_BLIND,
     DECKS,
     DEFAULT_BLINDS,
@@ -109,7 +110,7 @@ def _whole(value: object, name: str, allowed: range, code: str) -> int:
 
 
 def table_rules(decks: object = DEFAULT_DECKS, seats: object = DEFAULT_SEATS, stack: object = DEFAULT_STACK,
-                blinds: object = DEFAULT_BLINDS, action_clock: int = 45) -> RuleSet:
+                blinds: object = DEFAULT_BLINDS, action_clock: int = ACTION_CLOCK_SECONDS) -> RuleSet:
     """A member table's rules from its settings, each checked against :mod:`taiwan_poker.tables.limits`."""
     d = _whole(decks, "decks", DECKS, "bad_decks")
     n = _whole(seats, "seats", SEATS, "bad_seats")
@@ -155,7 +156,7 @@ class RoomService:
         *,
         clock: Callable[[], dt.datetime] = utcnow,
         rng_factory: Callable[[], RandomSource] = live_rng,
-        action_clock: int = 45,
+        action_clock: int = ACTION_CLOCK_SECONDS,
         cache_capacity: int = CACHE_ROOMS,
         cache_idle_seconds: float = CACHE_IDLE_SECONDS,
     ) -> None:

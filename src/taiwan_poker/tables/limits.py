@@ -8,19 +8,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules.ruleset import MAX_SEATS, MIN_SEATS
+from ..rules.ruleset import DEFAULT_RULES, MAX_SEATS, MIN_SEATS
 
-DECKS = range(2, 7)  # 2 to 6 decks at a member table (the engine plays 1 to 8)
-DEFAULT_DECKS = 2
+DECKS = range(2, 7)  # the spec's 2 to 6 decks, at member tables and the lab table (the engine plays 1 to 8)
+DEFAULT_DECKS = DEFAULT_RULES.decks
 SEATS = range(MIN_SEATS, MAX_SEATS + 1)  # the engine's 2 to 9; the lobby offers SEATS_OFFERED
 SEATS_OFFERED = range(2, 7)
-DEFAULT_SEATS = 2
+DEFAULT_SEATS = DEFAULT_RULES.seats
 STACK = range(100, 1_000_001)  # starting stack
-DEFAULT_STACK = 2000
+DEFAULT_STACK = DEFAULT_RULES.starting_stack
 BIG_BLIND = range(2, 100_001)
-DEFAULT_BLINDS = (10, 20)
+DEFAULT_BLINDS = (DEFAULT_RULES.small_blind, DEFAULT_RULES.big_blind)
 MIN_STACK_IN_BIG_BLINDS = 10  # a table deep enough to play: the starting stack is at least 10 big blinds
-ACTION_CLOCK_SECONDS = 45  # the spec's 45 s to act
+ACTION_CLOCK_SECONDS = DEFAULT_RULES.action_clock  # the spec's 45 s to act
 TIMEOUT_GRACE_SECONDS = 15  # how long after the clock the server waits before it applies the time-out itself
 NEXT_HAND_SECONDS = 6  # the showdown stays on the table this long before the server deals the next hand
 AWAY_AFTER_TIMEOUTS = 2  # time-outs in a row that mark a player away

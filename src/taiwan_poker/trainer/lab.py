@@ -15,9 +15,10 @@ from typing import Any
 from ..cards import CARDS_PER_DECK, Card, RandomSource, Shoe, check_decks
 from ..errors import TaiwanPokerError
 from ..evaluate import DEFAULT_RANKING, Ranking, evaluate
+from ..tables.limits import DECKS
 
-LAB_MIN_DECKS = 2
-LAB_MAX_DECKS = 6
+LAB_MIN_DECKS = DECKS.start
+LAB_MAX_DECKS = DECKS.stop - 1
 
 
 class Street(StrEnum):

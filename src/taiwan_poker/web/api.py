@@ -13,6 +13,7 @@ from ..cards import Card, check_decks, full_shoe, min_decks_for, parse_card, res
 from ..errors import CardCountError, TaiwanPokerError
 from ..evaluate import CATEGORIES, evaluate
 from ..odds.equity import EquityResult, equity
+from ..tables.limits import DECKS, DEFAULT_DECKS
 from ..trainer import scenarios as sc
 from ..trainer.drills import MAX_SEED, generate_drill, parse_fraction
 from ..trainer.lab import LabHand, check_lab_decks
@@ -44,7 +45,7 @@ class EvaluateIn(Strict):
 
 
 class LabIn(Strict):
-    decks: int = Field(2, description="2 to 6")
+    decks: int = Field(DEFAULT_DECKS, description=f"{DECKS.start} to {DECKS.stop - 1}")
 
 
 class AnswerIn(Strict):

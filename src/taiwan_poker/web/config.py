@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..auth.google import GOOGLE_CERTS_URL
 from ..store.db import database_url
+from ..tables.limits import ACTION_CLOCK_SECONDS
 
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
@@ -27,7 +28,7 @@ class Settings:
     database_url: str
     google_client_id: str | None
     host: str
-    action_clock_seconds: int = 45
+    action_clock_seconds: int = ACTION_CLOCK_SECONDS
     rate_limit_scale: float = 1.0  # multiplies every rate limit; 0 turns them off (load benchmarks, API fuzzing)
     rate_limit_storage: str = "memory://"
     google_certs_url: str = GOOGLE_CERTS_URL
@@ -45,13 +46,13 @@ class Settings:
     @classmethod
     def from_env(cls, data_dir: Path | None, host: str = "127.0.0.1") -> Settings:
         directory = Path(data_dir or "data")
-        clock = os.environ.get("TP_ACTION_CLOCK_SECONDS", "45")
+        clock = os.environ.get("TP_ACTION_CLOCK_SECONDS", "")
         return cls(
             data_dir=directory,
             database_url=database_url(directory),
             google_client_id=os.environ.get("TP_GOOGLE_CLIENT_ID") or os.environ.get("GOOGLE_CLIENT_ID") or None,
             host=host,
-            action_clock_seconds=int(clock) if clock.isdigit() and int(clock) > 0 else 45,
+            action_clock_seconds=int(clock) if clock.isdigit() and int(clock) > 0 else ACTION_CLOCK_SECONDS,
             rate_limit_scale=_non_negative(os.environ.get("TP_RATE_LIMIT_SCALE"), 1.0),
             rate_limit_storage=os.environ.get("TP_RATE_LIMIT_STORAGE") or "memory://",
             google_certs_url=os.environ.get("TP_GOOGLE_CERTS_URL") or GOOGLE_CERTS_URL,
