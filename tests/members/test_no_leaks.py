@@ -129,3 +129,82 @@ def test_the_leak_checker_catches_a_leaked_card(app: FastAPI) -> None:
                  {**st, "hand": {**st["hand"], "you": {**st["hand"]["you"], "hole": opponent}}}):
         with pytest.raises(AssertionError):
             check_room_state(leak, 0, match.hand, "tampered")
+
+
+def test_no_payload_at_a_six_seat_table_holds_a_card_they_may_not_see(app: FastAPI) -> None:
+    """Six players and a spectator, over HTTP and sockets, through several hands with side pots, a player
+    going away and coming back and one leaving mid-hand: every payload checked against the truth at its version."""
+    rng = random.Random(66)
+    seeds = iter(range(10_000))
+    app.state.rooms.rng_factory = lambda: random.Random(1000 + next(seeds))
+    players = [client(app, f"P{i}") for i in range(6)]
+    spectator = client(app, "Watcher")
+    code = players[0].post("/api/rooms", json={"seats": 6, "decks": 3, "stack": 2000, "blinds": [5, 10]}).json()["code"]
+    for c in players[1:]:
+        assert c.post(f"/api/rooms/{code}/join").status_code == 200  # the sixth fills the table: hand 1 is dealt
+    seat_of = {i: c.get(f"/api/rooms/{code}").json()["you"] for i, c in enumerate(players)}
+    assert sorted(seat_of.values()) == list(range(6))
+    recorded: list[tuple[int | None, dict[str, Any], str]] = []
+    hands = allins = shoves = 0
+    left: set[int] = set()
+    with players[0].websocket_connect(f"/ws/rooms/{code}") as w0, \
+            players[3].websocket_connect(f"/ws/rooms/{code}") as w3, \
+            spectator.websocket_connect(f"/ws/rooms/{code}") as ws:
+        socks = {0: w0, 3: w3, None: ws}
+        inbox: dict[int | None, list[dict[str, Any]]] = {0: [], 3: [], None: []}
+        for _ in range(400):
+            views = {i: c.get(f"/api/rooms/{code}").json() for i, c in enumerate(players)}
+            views_spec = spectator.get(f"/api/rooms/{code}").json()
+            for i, v in views.items():  # a player who left still sees their own cards of the hands they played
+                recorded.append((seat_of[i], v, "http state"))
+            recorded.append((None, views_spec, "http spectator"))
+            st = views_spec
+            for key, sock in socks.items():
+                drain(sock, st["version"], inbox[key])
+            if st["match"]["over"] or hands >= 8:
+                break
+            if not st["hand"] or st["hand"]["complete"]:
+                hands += 1
+                if hands == 4:  # a player steps away, then comes back two hands later
+                    players[2].post(f"/api/rooms/{code}/away")
+                if hands == 6:
+                    players[2].post(f"/api/rooms/{code}/back")
+                dealer = next(i for i in range(6) if i not in left)
+                r = players[dealer].post(f"/api/rooms/{code}/next", json={"version": st["version"]})
+                recorded.append((seat_of[dealer], r.json(), "http next"))
+                continue
+            to_act = st["hand"]["to_act"]
+            actor = next(i for i, s in seat_of.items() if s == to_act and i not in left)
+            if hands == 5 and 5 not in left and actor != 5:  # someone leaves mid-hand, out of turn
+                players[5].post(f"/api/rooms/{code}/leave")
+                left.add(5)
+                continue
+            legal = views[actor]["hand"]["legal"]
+            action = random_action(legal, rng)
+            if action["kind"] in ("bet", "raise"):  # small raises only: the table should last several hands
+                action["to"] = legal[f"min_{action['kind']}_to"]
+            elif action["kind"] == "allin" and hands != 3:
+                action = {"kind": "call"} if "call" in legal["actions"] else {"kind": "check"}
+            if hands == 3:  # hand 4: three players all in for stacks that differ by now, the rest fold: side pots
+                shoves += 1
+                action = {"kind": "allin"} if shoves <= 3 and "allin" in legal["actions"] else \
+                    {"kind": "call"} if "call" in legal["actions"] and shoves <= 3 else {"kind": "fold"}
+            allins += action["kind"] == "allin"
+            r = players[actor].post(f"/api/rooms/{code}/actions",
+                                    json={"version": st["version"], "key": f"k{st['version']}", "action": action})
+            assert r.status_code == 200 and r.json()["applied"], r.text
+            recorded.append((seat_of[actor], r.json(), "http action"))
+        for key, messages in inbox.items():
+            recorded += [(seat_of[key] if key is not None else None, m, "ws") for m in messages if "state" in m]
+    for i, c in enumerate(players):
+        hist = c.get(f"/api/rooms/{code}/history").json()["hands"]
+        final = truth_at(app, code, c.get(f"/api/rooms/{code}").json()["version"])
+        for entry, hand, lineup in zip(hist, final.hands, final.lineups, strict=True):
+            mine = seat_of[i] if lineup[seat_of[i]] is not None else None  # nobody took over a seat here
+            check_hand_view(entry["final"], mine, hand, f"history P{i}")
+            check_events(entry["events"], mine, hand, f"history P{i}")
+    for seat, payload, where in recorded:
+        check_payload(app, code, seat, payload, f"{where} to seat {seat}")
+    assert hands >= 5 and allins >= 1 and left == {5}
+    assert any(len(hand.pots) > 1 for hand in final.hands), "at least one hand was split into side pots"
+    assert len(recorded) > 300
