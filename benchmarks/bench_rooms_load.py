@@ -1,15 +1,15 @@
 """Load test of member rooms through the real HTTP and WebSocket API on loopback.
 
 Starts ``taiwan-poker serve`` in a subprocess (SQLite in a fresh data
-directory, or a fresh schema of the machine's PostgreSQL), signs in two
-simulated members per room, seats them, and lets them play heads-up over
-WebSockets: each acts when the server says it is their turn, after a human-like
-think time (default 2–8 s, mean 5 s: the spec gives 45 s a decision; ``--think
+directory, or a fresh schema of the machine's PostgreSQL), signs in a
+simulated member per seat, fills each table (heads-up and 6-seat tables by
+default, ``--seats 2,6``), and lets them play over WebSockets: each acts when
+the server says it is their turn, after a human-like think time (default 2–8 s, mean 5 s: the spec gives 45 s a decision; ``--think
 1,3`` is a harsher stress).  The load generator runs on the same two cores as
 the server and the database, so its own CPU use is part of the picture.
 Prints actions per second, the latency from an action being sent to the
-opponent receiving the new state (p50 / p95 / p99), and errors, for each room
-count.  Bounded: every level runs for ``--seconds``.
+first other player receiving the new state (p50 / p95 / p99), and errors, for
+each table size and room count.  Bounded: every level runs for ``--seconds``.
 
     .venv/bin/python benchmarks/bench_rooms_load.py [--rooms 50,200,500] [--backends sqlite,postgresql]
 """
@@ -61,17 +61,19 @@ async def sign_in(http: httpx.AsyncClient, name: str) -> dict[str, str]:
             "csrf": r.cookies["tp_csrf"]}
 
 
-async def setup_room(base: str, i: int, sem: asyncio.Semaphore) -> tuple[str, list[dict[str, str]]]:
+async def setup_room(base: str, i: int, seats: int, sem: asyncio.Semaphore) -> tuple[str, list[dict[str, str]]]:
+    """A table of ``seats`` seats, every seat taken (the last one to sit down fills it: hand 1 is dealt)."""
     async with sem, httpx.AsyncClient(base_url=base, timeout=60) as http:
-        a = await sign_in(http, f"A{i}")
-        b = await sign_in(http, f"B{i}")
-        r = await http.post("/api/rooms", json={"decks": 2},
-                            headers={"cookie": a["cookie"], "x-csrf-token": a["csrf"]})
+        members = [await sign_in(http, f"P{i}-{s}") for s in range(seats)]
+        first = members[0]
+        r = await http.post("/api/rooms", json={"decks": 2, "seats": seats},
+                            headers={"cookie": first["cookie"], "x-csrf-token": first["csrf"]})
         r.raise_for_status()
         code = r.json()["code"]
-        r = await http.post(f"/api/rooms/{code}/join", headers={"cookie": b["cookie"], "x-csrf-token": b["csrf"]})
-        r.raise_for_status()
-        return code, [a, b]
+        for m in members[1:]:  # seats fill in order, so member s sits in seat s
+            r = await http.post(f"/api/rooms/{code}/join", headers={"cookie": m["cookie"], "x-csrf-token": m["csrf"]})
+            r.raise_for_status()
+        return code, members
 
 
 def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -143,17 +145,17 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
             task.cancel()
 
 
-async def run_level(base: str, rooms: int, seconds: float, think: tuple[float, float]) -> Level:
+async def run_level(base: str, rooms: int, seats: int, seconds: float, think: tuple[float, float]) -> Level:
     level = Level(rooms)
     sem = asyncio.Semaphore(20)
-    tables = await asyncio.gather(*(setup_room(base, i, sem) for i in range(rooms)))
+    tables = await asyncio.gather(*(setup_room(base, i, seats, sem) for i in range(rooms)))
     stop = asyncio.Event()
     ws_base = base.replace("http://", "ws://")
     rng = random.Random(rooms)
     players = [
         asyncio.create_task(player(f"{ws_base}/ws/rooms/{code}", base, code, seat, creds[seat], level, think,
                                    random.Random(rng.random()), stop))
-        for code, creds in tables for seat in (0, 1)
+        for code, creds in tables for seat in range(seats)
     ]
     await asyncio.sleep(seconds)
     stop.set()
@@ -172,40 +174,43 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rooms", default="50,200,500")
     ap.add_argument("--backends", default="sqlite,postgresql")
+    ap.add_argument("--seats", default="2,6", help="table sizes, e.g. 2,6")
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--think", default="2,8", help="think time range in seconds, e.g. 2,8")
     args = ap.parse_args()
     think = tuple(float(x) for x in args.think.split(","))
     assert len(think) == 2
     rows = []
-    for backend in args.backends.split(","):
-        for rooms in (int(x) for x in args.rooms.split(",")):
-            tmp = Path(tempfile.mkdtemp(prefix="tp-load-"))
-            env = {"TP_RATE_LIMIT_SCALE": "0"}  # a thousand simulated members share one address here
-            schema = None
-            if backend == "postgresql":
-                schema = f"tp_load_{secrets.token_hex(4)}"
+    levels = [(b, n, r) for b in args.backends.split(",") for n in (int(x) for x in args.seats.split(","))
+              for r in (int(x) for x in args.rooms.split(","))]
+    for backend, seats, rooms in levels:
+        tmp = Path(tempfile.mkdtemp(prefix="tp-load-"))
+        env = {"TP_RATE_LIMIT_SCALE": "0"}  # a thousand simulated members share one address here
+        schema = None
+        if backend == "postgresql":
+            schema = f"tp_load_{secrets.token_hex(4)}"
+            with sa.create_engine(PG_ADMIN_URL).begin() as conn:
+                conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+            env["DATABASE_URL"] = f"{PG_ADMIN_URL}?options=-csearch_path%3D{schema}"
+        server = ServerProcess(tmp / "data", tmp / "server.log", env)
+        base = server.start()
+        try:
+            level = asyncio.run(run_level(base, rooms, seats, args.seconds, think))  # type: ignore[arg-type]
+        finally:
+            server.stop()
+            if schema:
                 with sa.create_engine(PG_ADMIN_URL).begin() as conn:
-                    conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-                env["DATABASE_URL"] = f"{PG_ADMIN_URL}?options=-csearch_path%3D{schema}"
-            server = ServerProcess(tmp / "data", tmp / "server.log", env)
-            base = server.start()
-            try:
-                level = asyncio.run(run_level(base, rooms, args.seconds, think))  # type: ignore[arg-type]
-            finally:
-                server.stop()
-                if schema:
-                    with sa.create_engine(PG_ADMIN_URL).begin() as conn:
-                        conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-            lat = level.latencies
-            rows.append((backend, rooms, level.actions / args.seconds, pct(lat, 50), pct(lat, 95), pct(lat, 99),
-                         len(level.errors), sorted(set(level.errors))[:3]))
-            print(f"{backend:10} rooms={rooms:4} done", flush=True)
+                    conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        lat = level.latencies
+        rows.append((backend, seats, rooms, level.actions / args.seconds, pct(lat, 50), pct(lat, 95),
+                     pct(lat, 99), len(level.errors), sorted(set(level.errors))[:3]))
+        print(f"{backend:10} seats={seats} rooms={rooms:4} done", flush=True)
     print(f"\nthink time {think[0]:g}–{think[1]:g} s per decision, {args.seconds:g} s per level, "
-          f"load average {os.getloadavg()[0]:.2f}; latency = action sent → opponent receives the new state")
-    print(f"{'backend':10} {'rooms':>5} {'actions/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}")
-    for backend, rooms, aps, p50, p95, p99, errors, kinds in rows:
-        print(f"{backend:10} {rooms:>5} {aps:>10.1f} {p50:>8.1f} {p95:>8.1f} {p99:>8.1f} {errors:>7} "
+          f"load average {os.getloadavg()[0]:.2f}; latency = action sent → another player receives the new state")
+    print(f"{'backend':10} {'seats':>5} {'rooms':>5} {'actions/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
+          f"{'errors':>7}")
+    for backend, seats, rooms, aps, p50, p95, p99, errors, kinds in rows:
+        print(f"{backend:10} {seats:>5} {rooms:>5} {aps:>10.1f} {p50:>8.1f} {p95:>8.1f} {p99:>8.1f} {errors:>7} "
               f"{' '.join(kinds)}")
     print("target: 500 rooms with p99 < 150 ms and no errors")
 
