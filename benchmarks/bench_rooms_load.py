@@ -4,8 +4,9 @@ Starts ``taiwan-poker serve`` in a subprocess (SQLite in a fresh data
 directory, or a fresh schema of the machine's PostgreSQL), signs in a
 simulated member per seat, fills each table (heads-up and 6-seat tables by
 default, ``--seats 2,6``), and lets them play over WebSockets: each acts when
-the server says it is their turn, after a human-like think time (default 2–8 s, mean 5 s: the spec gives 45 s a decision; ``--think
-1,3`` is a harsher stress).  The load generator runs on the same two cores as
+the server says it is their turn, after a human-like think time (default
+2–8 s, mean 5 s: the spec gives 45 s a decision; ``--think 1,3`` is a harsher
+stress).  The load generator runs on the same two cores as
 the server and the database, so its own CPU use is part of the picture.
 Prints actions per second, the latency from an action being sent to the
 first other player receiving the new state (p50 / p95 / p99), and errors, for
