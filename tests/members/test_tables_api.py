@@ -130,7 +130,7 @@ def test_leaving_mid_hand_out_of_turn_folds_and_the_hand_goes_on(app: FastAPI) -
     after = st(cs[0] if leaver_seat != st(cs[0], code)["you"] else cs[1], code)
     assert after["hand"]["seats"][leaver_seat]["folded"] and not after["hand"]["complete"]
     assert after["hand"]["to_act"] == s["hand"]["to_act"]
-    assert [p for p in after["players"] if p["left"]][0]["seat"] == leaver_seat
+    assert next(p for p in after["players"] if p["left"])["seat"] == leaver_seat
     total = sum(x["stack"] for x in after["hand"]["seats"] if x["seat"] != leaver_seat) + after["hand"]["pot"]
     assert total + after["hand"]["seats"][leaver_seat]["stack"] == 3 * 2000
 

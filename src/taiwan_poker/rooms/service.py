@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..cards import RandomSource, live_rng
 from ..errors import TaiwanPokerError
+from ..lru import LruMap
 from ..rules import Action, ActionKind, RuleSet
 from ..store import repo
 from ..store.db import Database
@@ -65,7 +66,7 @@ from ..tables.limits import (
     TIMEOUT_GRACE_SECONDS,
 )
 from ..tables.state import Phase
-from .cache import LruMap, RoomLocks
+from .cache import RoomLocks
 from .hub import RoomHub
 
 log = logging.getLogger("taiwan_poker.rooms")
