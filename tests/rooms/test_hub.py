@@ -46,18 +46,3 @@ def test_publish_from_a_worker_thread_is_delivered_on_the_loop() -> None:
 
     assert asyncio.run(scenario()) == 42
 
-
-def test_the_lru_map_is_bounded_in_size_and_in_idle_time() -> None:
-    from taiwan_poker.lru import LruMap
-
-    now = [0.0]
-    m: LruMap[str, int] = LruMap(3, idle_seconds=10, clock=lambda: now[0])
-    for i, key in enumerate("abcd"):
-        m.put(key, i)
-    assert len(m) == 3 and m.get("a") is None, "the least recently used went first"
-    m.get("b")
-    m.put("e", 4)
-    assert m.get("c") is None and m.get("b") == 1, "reading counts as use"
-    now[0] = 11
-    assert m.get("b") is None, "idle past the limit: gone on read"
-    assert m.evict_idle() == 2 and len(m) == 0, "and the rest on a sweep"
