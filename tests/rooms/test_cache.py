@@ -25,4 +25,5 @@ def test_a_room_lock_lives_only_while_held() -> None:
     locks = RoomLocks()
     with locks(7) as held:
         assert locks(7) is held and len(locks) == 1
-    assert len(locks) == 0
+    del held
+    assert len(locks) == 0, "nobody holds it: it is gone"
