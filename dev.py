@@ -4,7 +4,8 @@
     python3 dev.py run  [ARGS...]   set up .venv, then start the web app at http://127.0.0.1:8000
                                     (``taiwan-poker serve``; with ARGS: ``taiwan-poker ARGS``)
     python3 dev.py test [PYTEST ARGS...]   set up .venv (and Debian's Chromium for the browser
-                                    tests), then lint, type-check and run every test
+                                    tests), then lint, type-check and run every test (on every
+                                    core, pytest-xdist ``-n auto``, unless ARGS say ``-n``)
 
 Set-up is idempotent: it creates ``.venv`` and installs the pinned
 dependencies (``constraints.txt``) only when they or the build files changed.
@@ -79,7 +80,8 @@ def test(args: list[str]) -> int:
     browser_setup()
     sh(BIN / "ruff", "check", "src", "tests", "benchmarks", "dev.py")
     sh(BIN / "mypy", "--strict", *TYPED)
-    return subprocess.call([str(PY), "-m", "pytest", *args], cwd=ROOT)
+    parallel = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args) else ["-n", "auto"]
+    return subprocess.call([str(PY), "-m", "pytest", *parallel, *args], cwd=ROOT)  # pytest-xdist: all cores
 
 
 def main() -> int:
