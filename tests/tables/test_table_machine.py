@@ -93,6 +93,13 @@ def test_a_bigger_table_waits_for_its_creator_or_a_full_table() -> None:
     assert (hand.button, hand.sb_seat, hand.bb_seat) == (0, 1, 2)
 
 
+def test_if_the_creator_leaves_before_the_first_hand_any_player_may_deal_it() -> None:
+    t = seated_table(3, seats=6)
+    t.do(Leave(100))
+    t.do(Deal(101))
+    assert t.s.hand_running and t.s.hand is not None and t.s.hand.players == (1, 2)
+
+
 def test_a_player_who_joins_mid_match_plays_from_the_next_hand() -> None:
     t = seated_table(3, seats=4)
     t.do(Deal(100))

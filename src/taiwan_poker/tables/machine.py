@@ -322,7 +322,7 @@ def _deal(state: TableState, member: int | None, rng: RandomSource | None) -> li
         raise TableError("the current hand is still being played", code="hand_in_progress")
     if member is not None:
         _seated(state, member)
-        if not state.started and member != state.creator:
+        if not state.started and member != state.creator and state.seat_of(state.creator) is not None:
             raise TableError("the table's creator deals the first hand", code="not_creator")
     if len(state.present()) < 2:
         raise TableError("fewer than two players are here; the table waits", code="table_paused")

@@ -9,6 +9,16 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+// A message with a count: ``key_one`` when ``n`` is 1 and the catalogue has it (English "1 hand"), else ``key``.
+export function tn(key, n, params = {}) {
+  const one = `${key}_one`, other = `${key}_other`;
+  const k = n === 1 && one in MESSAGES ? one : n !== 1 && other in MESSAGES ? other : key;
+  return t(k, { n, ...params });
+}
+
+// Items joined the reader's way: 「甲、乙」 / "A, B".
+export const list = (items) => items.join(t("js.list_sep"));
+
 export class ApiError extends Error {
   constructor(code, message, status) { super(message); this.code = code; this.status = status; }
 }
