@@ -10,7 +10,10 @@ stress).  The load generator runs on the same two cores as
 the server and the database, so its own CPU use is part of the picture.
 Prints actions per second, the latency from an action being sent to the
 first other player receiving the new state (p50 / p95 / p99), and errors, for
-each table size and room count.  Bounded: every level runs for ``--seconds``.
+each table size and room count.  The clock starts once every socket has
+connected and shown its table ("connect s": how long that start-up storm
+took, thousands of sockets at once).  Bounded: every level runs for
+``--seconds`` after that.
 
     .venv/bin/python benchmarks/bench_rooms_load.py [--rooms 50,200,500] [--backends sqlite,postgresql]
 """
@@ -51,6 +54,9 @@ class Level:
     actions: int = 0
     errors: list[str] = field(default_factory=list)
     pending: dict[str, tuple[float, int, int]] = field(default_factory=dict)  # room -> (sent, version, seat)
+    connected: int = 0  # sockets that received their first state
+    measuring: bool = False  # latencies count only once every socket is connected
+    connect_seconds: float = 0.0
 
 
 async def sign_in(http: httpx.AsyncClient, name: str) -> dict[str, str]:
@@ -92,6 +98,7 @@ def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str, str], level: Level,
                  think: tuple[float, float], rng: random.Random, stop: asyncio.Event) -> None:
     acted_on = -1
+    first = True
     # like a browser: no protocol pings of its own (the server's are answered), and room.js's keep-alive message
     next_ping = time.monotonic() + rng.uniform(0, PING_SECONDS)
     async with websockets.connect(ws_url, additional_headers={"Cookie": creds["cookie"], "Origin": origin},
@@ -122,10 +129,14 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
             if msg.get("type") != "state":
                 continue
             st = msg["state"]
+            if first:
+                first = False
+                level.connected += 1
             pend = level.pending.get(code)
             if pend is not None and pend[2] != seat and st["version"] > pend[1]:
-                level.latencies.append(now - pend[0])
-                level.actions += 1
+                if level.measuring:
+                    level.latencies.append(now - pend[0])
+                    level.actions += 1
                 del level.pending[code]
             hand = st.get("hand")
             if not hand or st["version"] <= acted_on or (st.get("match") or {}).get("over"):
@@ -158,6 +169,11 @@ async def run_level(base: str, rooms: int, seats: int, seconds: float, think: tu
                                    random.Random(rng.random()), stop))
         for code, creds in tables for seat in range(seats)
     ]
+    started = time.perf_counter()
+    while level.connected < len(players) and time.perf_counter() - started < 300:
+        await asyncio.sleep(0.2)  # every socket connected and shown its table: the start-up storm is over
+    level.connect_seconds = time.perf_counter() - started
+    level.measuring = True
     await asyncio.sleep(seconds)
     stop.set()
     results = await asyncio.gather(*players, return_exceptions=True)
@@ -204,15 +220,15 @@ def main() -> None:
                     conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
         lat = level.latencies
         rows.append((backend, seats, rooms, level.actions / args.seconds, pct(lat, 50), pct(lat, 95),
-                     pct(lat, 99), len(level.errors), sorted(set(level.errors))[:3]))
+                     pct(lat, 99), len(level.errors), sorted(set(level.errors))[:3], level.connect_seconds))
         print(f"{backend:10} seats={seats} rooms={rooms:4} done", flush=True)
     print(f"\nthink time {think[0]:g}–{think[1]:g} s per decision, {args.seconds:g} s per level, "
           f"load average {os.getloadavg()[0]:.2f}; latency = action sent → another player receives the new state")
-    print(f"{'backend':10} {'seats':>5} {'rooms':>5} {'actions/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
-          f"{'errors':>7}")
-    for backend, seats, rooms, aps, p50, p95, p99, errors, kinds in rows:
-        print(f"{backend:10} {seats:>5} {rooms:>5} {aps:>10.1f} {p50:>8.1f} {p95:>8.1f} {p99:>8.1f} {errors:>7} "
-              f"{' '.join(kinds)}")
+    print(f"{'backend':10} {'seats':>5} {'rooms':>5} {'connect s':>9} {'actions/s':>10} {'p50 ms':>8} {'p95 ms':>8} "
+          f"{'p99 ms':>8} {'errors':>7}")
+    for backend, seats, rooms, aps, p50, p95, p99, errors, kinds, connect in rows:
+        print(f"{backend:10} {seats:>5} {rooms:>5} {connect:>9.1f} {aps:>10.1f} {p50:>8.1f} {p95:>8.1f} {p99:>8.1f} "
+              f"{errors:>7} {' '.join(kinds)}")
     print("target: 500 rooms with p99 < 150 ms and no errors")
 
 

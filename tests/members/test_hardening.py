@@ -109,6 +109,7 @@ def test_finding4_signing_in_again_rotates_the_session_and_closes_the_old_sessio
 def test_finding4_a_session_ended_elsewhere_stops_the_socket_before_the_next_view(app: FastAPI) -> None:
     """Another instance (or expiry) ends the session in the database: the next message or push is refused."""
     app.state.session_cache.ttl = 0  # what the cache's few seconds would otherwise bound
+    app.state.socket_session_recheck = 0  # and the socket's own 30-second recheck
     a, b, code = seated_pair(app)
     me, _, st = actor(a, b, code)
     with me.websocket_connect(f"/ws/rooms/{code}") as ws:
@@ -124,6 +125,7 @@ def test_finding4_a_session_ended_elsewhere_stops_the_socket_before_the_next_vie
 
 def test_finding4_a_push_after_the_session_ended_carries_no_cards(app: FastAPI) -> None:
     app.state.session_cache.ttl = 0
+    app.state.socket_session_recheck = 0
     a, b, code = seated_pair(app)
     me, other, st = actor(a, b, code)
     with other.websocket_connect(f"/ws/rooms/{code}") as ws:

@@ -94,16 +94,16 @@ def _check_page_matches_api(m: Member, code: str) -> dict[str, Any]:
     you = s["you"]
     p = m.page
     assert int(p.get_attribute("#pot", "data-chips") or -1) == hand["pot"]
-    assert int(p.get_attribute("#bottom-stack", "data-chips") or -1) == hand["seats"][you]["stack"]
-    assert int(p.get_attribute("#top-stack", "data-chips") or -1) == hand["seats"][1 - you]["stack"]
-    assert m.faces("#bottom-cards [data-face]") == hand["you"]["hole"]
+    assert int(p.get_attribute(f"#seat-{you} .stack-num", "data-chips") or -1) == hand["seats"][you]["stack"]
+    assert int(p.get_attribute(f"#seat-{1 - you} .stack-num", "data-chips") or -1) == hand["seats"][1 - you]["stack"]
+    assert m.faces(f"#seat-{you} .seat-hole [data-face]") == hand["you"]["hole"]
     assert m.faces("#my-burn [data-face]") == hand["you"]["burns"]
     assert "私人燒牌" in p.inner_text("#my-burn-box") and "只有你看得到" in p.inner_text("#my-burn-box")
     assert m.faces("#board [data-face]") == [c for c in hand["board"] if c]
     opponent = hand["seats"][1 - you]
     if "shown" not in opponent:
         # before a showdown the opponent's hole cards are face down and not in the page at all
-        assert m.faces("#top-cards [data-face]") == []
+        assert m.faces(f"#seat-{1 - you} .seat-hole [data-face]") == []
         everything = Counter(m.faces("[data-face]"))
         mine = Counter(hand["you"]["hole"] + hand["you"]["burns"] + [c for c in hand["board"] if c])
         assert everything == mine, (everything, mine)
@@ -185,16 +185,17 @@ def test_two_members_play_a_match_through_the_pages(server: str, browser: Any) -
         for m in players.values():
             _check_page_matches_api(m, code)
 
-        # hand 1 — preflop: the small blind raises with the number box (clamped to the minimum first), then to 60
+        # hand 1 — preflop: the small blind types an amount below the minimum (the box keeps it, the button is
+        # disabled and says why), then raises to 60
         actor, other, s = _to_act(players, code)
         legal = actor.state(code)["hand"]["legal"]
         assert other.page.is_hidden("#actions")
         assert actor.page.inner_text("#act-call") == f"跟注 {legal['call_amount']}"
         actor.page.fill("#raise-amount", "5")
-        actor.page.dispatch_event("#raise-amount", "change")
-        assert actor.page.input_value("#raise-amount") == str(legal["min_raise_to"])
+        actor.page.locator("#raise-amount").blur()
+        assert actor.page.input_value("#raise-amount") == "5" and actor.page.is_disabled("#act-raise")
+        assert f"最少 {legal['min_raise_to']}" in actor.page.inner_text("#size-error")
         actor.page.fill("#raise-amount", "60")
-        actor.page.dispatch_event("#raise-amount", "change")
         assert actor.page.inner_text("#act-raise") == "加注到 60"
         _act(actor, "#act-raise")
         other.wait_version(actor.version())
@@ -241,10 +242,10 @@ def test_two_members_play_a_match_through_the_pages(server: str, browser: Any) -
             st = m.state(code)
             you, hand = st["you"], st["hand"]
             opp = hand["seats"][1 - you]["shown"]
-            assert m.faces("#top-cards [data-face]") == opp["hole"]
-            assert m.faces("#top-five [data-face]") == opp["best"]
-            assert m.page.inner_text("#top-cat") == CATEGORY_ZH[opp["category"]]
-            assert m.page.inner_text("#bottom-cat") == CATEGORY_ZH[hand["seats"][you]["shown"]["category"]]
+            assert m.faces(f"#seat-{1 - you} .seat-hole [data-face]") == opp["hole"]
+            assert m.faces(f"#seat-{1 - you} .seat-five [data-face]") == opp["best"]
+            assert m.page.inner_text(f"#seat-{1 - you} .cat") == CATEGORY_ZH[opp["category"]]
+            assert m.page.inner_text(f"#seat-{you} .cat") == CATEGORY_ZH[hand["seats"][you]["shown"]["category"]]
             # the winner's best five are highlighted (hole cards and board together make five)
             highlighted = m.faces("#table .seat-cards .card.hl") + m.faces("#board .card.hl")
             assert 5 <= len(highlighted) <= 7

@@ -393,11 +393,18 @@ class RoomService:
 
     def state_at(self, code: str, member: Member | None, version: int) -> dict[str, Any]:
         """The view for a push announcing ``version``: straight from the cache when it holds that version."""
-        room_id = self.room_id(code)
-        cached = self._cache.get(room_id)
-        if cached is not None and cached.state.version >= version:
-            return self._view(cached, member)
-        return self.state(code, member)
+        return self.cached_view(code, member, version) or self.state(code, member)
+
+    def cached_view(self, code: str, member: Member | None, version: int) -> dict[str, Any] | None:
+        """The view from memory alone (no database, no lock: cached states are immutable), or None if not there.
+
+        Cheap enough to run on the event loop, which spares each push a thread hop.
+        """
+        room_id = self._ids.get(code.strip().upper())
+        cached = self._cache.get(room_id) if room_id is not None else None
+        if cached is None or cached.state.version < version:
+            return None
+        return self._view(cached, member)
 
     def history(self, code: str, member: Member | None) -> list[dict[str, Any]]:
         """Every hand as this member saw it: own cards in the hands they played, board, actions, pots, shown hands."""

@@ -164,6 +164,7 @@ def create_app(
         if settings.google_client_id else None
     )
     app.state.signin_pool = SignInPool()
+    app.state.socket_session_recheck = members_ws.SESSION_RECHECK_SECONDS
     # the per-address socket cap scales with the rate limits (a load test of 1,000 members from one address
     # turns both off); the per-member cap always holds
     scale = settings.rate_limit_scale

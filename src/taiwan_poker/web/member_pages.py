@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from ..tables.limits import BOUNDS
 from .i18n import catalogue, t
 from .members_api import optional_member
 from .redirects import safe_next
@@ -52,7 +53,11 @@ def signin_page(request: Request, next: str | None = None, error: str | None = N
 def lobby_page(request: Request) -> Response:
     if optional_member(request) is None:
         return RedirectResponse("/signin?next=/lobby", status_code=303)
-    return _page(request, "lobby.html", "lobby", decks_choices=range(2, 7))
+    settings = getattr(request.app.state, "settings", None)
+    clock = getattr(settings, "action_clock_seconds", None) or BOUNDS.action_clock
+    return _page(request, "lobby.html", "lobby", bounds=BOUNDS, clock=clock,
+                 decks_choices=range(BOUNDS.decks[0], BOUNDS.decks[1] + 1),
+                 seats_choices=range(BOUNDS.seats_offered[0], BOUNDS.seats_offered[1] + 1))
 
 
 @router.get("/rooms/{code}", response_class=HTMLResponse)

@@ -35,6 +35,7 @@ log = logging.getLogger("taiwan_poker.web.ws")
 MAX_MESSAGE = 4096  # characters of one client message (the server's frame cap is ``WS_MAX_BYTES``)
 WS_MAX_BYTES = 64 * 1024  # uvicorn refuses larger frames before they reach the app (close 1009)
 MAX_REFUSED = 50  # rate-limited messages a socket may send before it is closed
+SESSION_RECHECK_SECONDS = 30.0  # how often a socket looks its session up again (sign-outs here close it at once)
 ACTION_MESSAGES = frozenset({"action", "timeout", "next"})
 
 
@@ -119,12 +120,22 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     loop = asyncio.get_running_loop()
     background: set[asyncio.Task[None]] = set()
 
+    checked = time.monotonic()
+
     def signed_in() -> None:
-        """The session this socket was opened with still holds (runs in a worker thread, before any view)."""
-        if member is not None:
-            now = cache.member(token)
-            if now is None or now.id != member.id:
-                raise SessionEnded
+        """The session this socket was opened with still holds (runs in a worker thread, before any view).
+
+        Sign-out and rotation in this process close the socket at once (the
+        registry); this catches a session that ended elsewhere (expiry, another
+        instance), looked up at most every ``SESSION_RECHECK_SECONDS``.
+        """
+        nonlocal checked
+        if member is None or time.monotonic() - checked < app.state.socket_session_recheck:
+            return
+        checked = time.monotonic()
+        now = cache.member(token)
+        if now is None or now.id != member.id:
+            raise SessionEnded
 
     async def send(message: dict[str, Any]) -> None:
         async with send_lock:
@@ -172,10 +183,20 @@ async def room_socket(ws: WebSocket, code: str) -> None:
         with observe_action(app, msg.get("type")):
             return handle_message(rooms, code, member, msg)
 
+    def quick_view(announced: int) -> dict[str, Any] | None:
+        """A push's view straight from the room cache, on the event loop; None when it needs a thread."""
+        if member is not None and time.monotonic() - checked >= app.state.socket_session_recheck:
+            return None  # the session is due a look-up (the database)
+        return rooms.cached_view(code, member, announced)
+
     async def send_state(reply: dict[str, Any] | None = None, announced: int | None = None) -> None:
         """Send a state (a push, or an action's reply); never an older version than already sent."""
         nonlocal sent
-        state = reply["state"] if reply is not None else await asyncio.to_thread(view, announced)
+        if reply is not None:
+            state = reply["state"]
+        else:
+            quick = quick_view(announced) if announced is not None else None
+            state = quick if quick is not None else await asyncio.to_thread(view, announced)
         if reply is None and state["version"] <= sent:
             return
         if reply is not None and state["version"] < sent:

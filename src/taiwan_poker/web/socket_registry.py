@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -45,20 +46,34 @@ class SocketRegistry:
         self.per_member = per_member
         self.per_address = per_address
         self._open: set[OpenSocket] = set()
+        self._by_member: Counter[int] = Counter()
+        self._by_address: Counter[str] = Counter()
         self._guard = threading.Lock()
 
     def add(self, sock: OpenSocket) -> None:
         """Count a new socket in, or raise ``too_many_sockets``."""
         with self._guard:
-            if sock.member_id is not None and sum(s.member_id == sock.member_id for s in self._open) >= self.per_member:
+            if sock.member_id is not None and self._by_member[sock.member_id] >= self.per_member:
                 raise TaiwanPokerError("too many open tables for one member", code="too_many_sockets")
-            if self.per_address is not None and sum(s.address == sock.address for s in self._open) >= self.per_address:
+            if self.per_address is not None and self._by_address[sock.address] >= self.per_address:
                 raise TaiwanPokerError("too many open sockets from one address", code="too_many_sockets")
             self._open.add(sock)
+            if sock.member_id is not None:
+                self._by_member[sock.member_id] += 1
+            self._by_address[sock.address] += 1
 
     def remove(self, sock: OpenSocket) -> None:
         with self._guard:
+            if sock not in self._open:
+                return
             self._open.discard(sock)
+            if sock.member_id is not None:
+                self._by_member[sock.member_id] -= 1
+                if not self._by_member[sock.member_id]:
+                    del self._by_member[sock.member_id]
+            self._by_address[sock.address] -= 1
+            if not self._by_address[sock.address]:
+                del self._by_address[sock.address]
 
     def end_session(self, token: str | None) -> int:
         """Close every socket opened with this session (callable from any thread); returns how many."""

@@ -1,6 +1,6 @@
 // Hand history: each hand as this member may see it — own burn and hole cards, the board, every action,
 // pots and results; an opponent's cards only where shown at showdown.
-import { el, t } from "./core.js";
+import { el, t, tn, list } from "./core.js";
 import { memberApi, chips, drawFaces, countFaces, showMessage } from "./member.js";
 
 const $ = (id) => document.getElementById(id);
@@ -32,20 +32,22 @@ function eventLine(ev) {
         : ev.kind === "call" ? t("action.call_n", { amount: chips(ev.amount) })
           : ev.allin ? t("action.allin_n", { amount: chips(ev.to) })
             : t(ev.kind === "bet" ? "action.bet_to" : "action.raise_to", { amount: chips(ev.to) });
-      return el("li", { "data-kind": ev.kind }, `${nameOf(ev.seat)}：${what}`,
+      return el("li", { "data-kind": ev.kind }, t("history.action_line", { name: nameOf(ev.seat), action: what }),
         ev.timeout ? el("span", { class: "tag folded", text: t("history.timed_out") }) : null);
     }
     case "board_dealt":
       return el("li", { class: "street-line" }, `${t(`street.${ev.street}`)} `, faces(ev.cards));
     case "chips_returned":
-      return el("li", {}, t("room.returned", { name: nameOf(ev.seat), amount: chips(ev.amount) }));
+      return el("li", {}, ev.seat === you ? t("room.returned_you", { amount: chips(ev.amount) })
+        : t("room.returned", { name: nameOf(ev.seat), amount: chips(ev.amount) }));
     case "hand_shown":
-      return el("li", { class: "shown" }, `${nameOf(ev.seat)} ${t("history.shows")} `, faces(ev.hole, { best: countFaces(ev.best) }),
+      return el("li", { class: "shown" }, `${ev.seat === you ? t("history.you_show") : t("history.shows", { name: nameOf(ev.seat) })} `,
+        faces(ev.hole, { best: countFaces(ev.best) }),
         ` ${t(`category.${ev.category}`)}`);
     case "pot_awarded":
       return el("li", { class: "won" }, t("history.pot", {
         amount: chips(ev.amount),
-        winners: ev.winners.map((w, i) => `${nameOf(w)} +${chips(ev.shares[i])}`).join("、"),
+        winners: list(ev.winners.map((w, i) => `${nameOf(w)} +${chips(ev.shares[i])}`)),
       }));
     default:
       return null;  // hand_started, hand_ended, and events this seat may not see (only their version)
@@ -68,7 +70,7 @@ function handItem(h) {
     }
   }
   const result = f.pots.map((p) => t("history.pot", {
-    amount: chips(p.amount), winners: p.winners.map((w, i) => `${nameOf(w)} +${chips(p.shares[i])}`).join("、"),
+    amount: chips(p.amount), winners: list(p.winners.map((w, i) => `${nameOf(w)} +${chips(p.shares[i])}`)),
   })).join(" ");
   return el("li", { class: "panel hand-item", "data-hand": String(h.hand_no) },
     el("h2", { text: t("room.hand_no", { n: h.hand_no }) }),
@@ -82,10 +84,11 @@ function handItem(h) {
   try {
     const [room, hist] = await Promise.all([memberApi(`/api/rooms/${encodeURIComponent(CODE)}`),
       memberApi(`/api/rooms/${encodeURIComponent(CODE)}/history`)]);
-    names = Object.fromEntries(room.players.map((p) => [p.seat, p.name]));
+    // a seat's current player over those who left it (the list gives the seated first)
+    names = Object.fromEntries(room.players.slice().reverse().map((p) => [p.seat, p.name]));
     you = room.you;
     const hands = hist.hands || [];
-    $("history-status").textContent = hands.length ? t("history.count", { n: hands.length }) : t("history.none");
+    $("history-status").textContent = hands.length ? tn("history.count", hands.length) : t("history.none");
     $("hand-list").replaceChildren(...hands.slice().reverse().map(handItem));
   } catch (e) {
     $("history-status").hidden = true;

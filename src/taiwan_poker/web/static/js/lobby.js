@@ -1,9 +1,11 @@
-// Lobby: the member's rooms and their state, a new room (2–6 decks), joining by code.
-import { el, t } from "./core.js";
-import { memberApi, whoAmI, showMessage } from "./member.js";
+// Lobby: the member's tables and their state, a new table (seats, decks, starting stack, blinds), joining by code.
+import { el, t, LANG } from "./core.js";
+import { memberApi, whoAmI, showMessage, chips } from "./member.js";
 
 const $ = (id) => document.getElementById(id);
 const errorBox = $("lobby-error");
+const form = $("create-form");
+const LIMITS = Object.fromEntries(["stackMin", "stackMax", "bbMin", "bbMax", "minBbs"].map((k) => [k, Number(form.dataset[k])]));
 
 function statusText(room) {
   if (room.status === "waiting" && room.seated) return t("lobby.status_waiting_you");
@@ -13,43 +15,99 @@ function statusText(room) {
 function drawRooms(rooms) {
   $("rooms-empty").hidden = rooms.length > 0;
   $("room-list").replaceChildren(...rooms.map((r) => {
-    const names = r.players.map((p) => (p.left ? t("lobby.player_left", { name: p.name }) : p.name)).join(" · ");
+    const names = r.players.map((p) => p.name).join(" · ");
     const when = new Date(r.updated_at);
-    return el("li", { class: "room-item", "data-code": r.code, "data-status": r.status },
+    const meta = [
+      r.blinds && r.blinds[1] != null ? t("lobby.blinds_n", { sb: chips(r.blinds[0]), bb: chips(r.blinds[1]) }) : null,
+      t("lobby.decks_n", { n: r.decks }),
+      r.seated ? t("lobby.seated") : t("lobby.not_seated"),
+      isNaN(when) ? null : when.toLocaleString(LANG),
+    ].filter(Boolean).join(" · ");
+    return el("li", { class: `room-item${r.your_turn ? " your-turn" : ""}`, "data-code": r.code, "data-status": r.status,
+      "data-your-turn": r.your_turn ? "true" : "false" },
       el("a", { class: "room-link", href: `/rooms/${encodeURIComponent(r.code)}` },
         el("span", { class: "room-code mono", text: r.code }),
-        el("span", { class: `status-badge st-${r.status}`, text: statusText(r) }),
+        el("span", { class: "room-badges" },
+          el("span", { class: `status-badge st-${r.status}`, text: statusText(r) }),
+          r.your_turn ? el("span", { class: "status-badge turn-badge", text: t("lobby.your_turn") }) : null),
         el("span", { class: "room-players", text: names || "–" }),
-        el("span", { class: "room-meta small muted", text: `${t("lobby.decks_n", { n: r.decks })} · ${r.seated ? t("lobby.seated") : t("lobby.not_seated")} · ${isNaN(when) ? "" : when.toLocaleString()}` })));
+        el("span", { class: "room-seats", text: r.seats != null && r.taken != null ? t("lobby.seats_taken", { taken: r.taken, seats: r.seats }) : "" }),
+        el("span", { class: "room-meta small muted", text: meta })));
   }));
+  return rooms;
 }
 
 async function loadRooms() {
   const data = await memberApi("/api/rooms");
-  drawRooms(data.rooms || []);
+  return drawRooms(data.rooms || []);
 }
 
 (async () => {
   try {
     const me = await whoAmI();
     if (!me.member) { location.replace("/signin?next=/lobby"); return; }
-    $("lobby-hello").textContent = t("lobby.hello", { name: me.member.name });
-    await loadRooms();
+    const rooms = await loadRooms();
+    // a first visit (no tables yet) is a welcome, not a welcome back
+    $("lobby-hello").textContent = t(rooms.length ? "lobby.hello" : "lobby.hello_new", { name: me.member.name });
     setInterval(() => { if (document.visibilityState === "visible") loadRooms().catch(() => {}); }, 10000);
   } catch (e) { showMessage(errorBox, e); }
 })();
 
-$("create-form").addEventListener("submit", async (ev) => {
+// ---- a new table -----------------------------------------------------------------------------------------------
+
+function whole(text) {
+  const v = String(text).normalize("NFKC").trim();
+  if (/^\d+$/.test(v) || /^\d{1,3}(,\d{3})+$/.test(v)) return Number(v.replace(/,/g, ""));
+  return null;
+}
+
+// The settings as typed, or the first reason they cannot make a table (nothing is changed behind the player's back).
+function settings() {
+  const data = new FormData(form);
+  const fields = [["create-stack", "lobby.stack"], ["create-sb", "lobby.small_blind"], ["create-bb", "lobby.big_blind"]];
+  const values = {};
+  for (const [id, label] of fields) {
+    values[id] = whole($(id).value);
+    if (values[id] == null) return { error: t("lobby.bad_whole", { field: t(label) }), field: id };
+  }
+  const stack = values["create-stack"], sb = values["create-sb"], bb = values["create-bb"];
+  if (bb < LIMITS.bbMin || bb > LIMITS.bbMax) return { error: t("lobby.bad_bb", { min: chips(LIMITS.bbMin), max: chips(LIMITS.bbMax) }), field: "create-bb" };
+  if (sb < 1 || sb > bb) return { error: t("lobby.bad_sb", { max: chips(bb) }), field: "create-sb" };
+  if (stack < LIMITS.stackMin || stack > LIMITS.stackMax) {
+    return { error: t("lobby.bad_stack", { min: chips(LIMITS.stackMin), max: chips(LIMITS.stackMax) }), field: "create-stack" };
+  }
+  if (stack < LIMITS.minBbs * bb) {
+    return { error: t("lobby.bad_stack_bb", { bbs: LIMITS.minBbs, amount: chips(LIMITS.minBbs * bb) }), field: "create-stack" };
+  }
+  return { body: { seats: Number(data.get("seats")), decks: Number(data.get("decks")), stack, blinds: [sb, bb] } };
+}
+
+function checkForm() {
+  const res = settings();
+  const box = $("create-error");
+  for (const id of ["create-stack", "create-sb", "create-bb"]) $(id).setAttribute("aria-invalid", res.field === id ? "true" : "false");
+  box.hidden = !res.error;
+  box.textContent = res.error || "";
+  $("create-room").disabled = Boolean(res.error);
+  return res;
+}
+
+form.addEventListener("input", checkForm);
+
+form.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   showMessage(errorBox, null);
+  const res = checkForm();
+  if (res.error) { $(res.field).focus(); return; }
   const btn = $("create-room");
   btn.disabled = true;
-  const decks = Number(new FormData(ev.target).get("decks") || 2);
   try {
-    const res = await memberApi("/api/rooms", { method: "POST", body: { decks } });
-    location.assign(res.url || `/rooms/${encodeURIComponent(res.code)}`);
-  } catch (e) { showMessage(errorBox, e); btn.disabled = false; }
+    const created = await memberApi("/api/rooms", { method: "POST", body: res.body });
+    location.assign(created.url || `/rooms/${encodeURIComponent(created.code)}`);
+  } catch (e) { showMessage($("create-error"), e); btn.disabled = false; }
 });
+
+// ---- joining by code -------------------------------------------------------------------------------------------
 
 $("join-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
@@ -62,7 +120,7 @@ $("join-form").addEventListener("submit", async (ev) => {
     await memberApi(`/api/rooms/${encodeURIComponent(code)}/join`, { method: "POST", body: {} });
     location.assign(`/rooms/${encodeURIComponent(code)}`);
   } catch (e) {
-    if (e.code === "room_full") {  // taken seats: the room can still be watched
+    if (e.code === "room_full") {  // taken seats: the table can still be watched
       errorBox.replaceChildren(`${e.message} `, el("a", { href: `/rooms/${encodeURIComponent(code)}`, text: t("lobby.watch") }));
       errorBox.hidden = false;
     } else showMessage(errorBox, e);

@@ -1,7 +1,7 @@
-// The member table: the server is the only authority; this page draws the seat's own view and sends requests.
-// Updates arrive by WebSocket push; while the socket is down the page polls every 2 s (the spec's sync) and
-// reconnects with backoff, taking whatever state is newest on reconnect.
-import { el, t } from "./core.js";
+// The member table (2–9 seats): the server is the only authority; this page draws the seat's own view and sends
+// requests. Updates arrive by WebSocket push; while the socket is down the page polls every 2 s (the spec's sync)
+// and reconnects with backoff, taking whatever state is newest on reconnect.
+import { el, t, tn, list } from "./core.js";
 import { memberApi, whoAmI, newKey, chips, drawFaces, cardBack, countFaces, showMessage } from "./member.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,11 +16,23 @@ let clockTotal = null;     // seconds on the clock when this turn's state first 
 let clockVersion = null;
 let busy = false;          // a request is in flight: action buttons stay disabled
 let member = undefined;    // undefined: not known yet; null: signed out
-let sizeVersion = null;    // the version the raise amount was chosen for
+let sizeKey = null;        // the decision (hand, street, bet, seat) the amount box was filled for
+let layoutKey = null;      // seats and the seat at the bottom the rings were built for
 let ws = null, retry = 0, pollTimer = null, reconnectTimer = null, pingTimer = null;
 
 const errorBox = $("room-error");
-const nameOf = (seat) => state?.players.find((p) => p.seat === seat)?.name ?? null;
+
+// Who sits at a seat now; a seat whose player left during the hand still shows them until it ends.
+function occupant(seat) {
+  const now = state?.players.find((p) => p.seat === seat && !p.left);
+  if (now) return now;
+  const hs = state?.hand?.seats[seat];
+  return hs?.in_hand ? state.players.find((p) => p.seat === seat && p.left) ?? null : null;
+}
+const nameOf = (seat) => occupant(seat)?.name ?? state?.players.find((p) => p.seat === seat)?.name ?? null;
+// "you" in a sentence, or the player's name
+const who = (seat) => (seat === state?.you ? t("room.you") : nameOf(seat) ?? t("room.seat_n", { n: seat + 1 }));
+const seatedPlayers = () => (state ? state.players.filter((p) => !p.left) : []);
 
 // ---- receiving state --------------------------------------------------------------------------------------
 
@@ -111,7 +123,7 @@ async function send(path, body) {
   try {
     const res = await memberApi(`${API}${path}`, { method: "POST", body });
     // the answer's state is current when sent; a push may already have brought a newer one, so never go back
-    apply(res.state ?? (typeof res.version === "number" ? res : null));  // join answers with the state itself
+    apply(res.state ?? (typeof res.version === "number" ? res : null));  // join/away/back answer with the state
     if (res.applied === false && res.reason === "stale_version") showMessage(errorBox, { message: t("room.stale") });
     return res;
   } catch (e) {
@@ -128,6 +140,66 @@ function act(action) {
   return send("/actions", { version: state.version, key: newKey(), action });
 }
 
+// ---- pots -------------------------------------------------------------------------------------------------
+
+// While a hand runs the pots are not split yet: one pot per distinct all-in level of the players still in the
+// hand (main pot first), each holding every seat's chips up to that level (folded players' chips stay in the
+// levels they reached), then what lies above the highest all-in level. A player still in the hand who is not
+// all-in can play for every pot.
+export function livePots(hand) {
+  const seats = hand.seats;
+  const live = seats.filter((x) => x.in_hand && !x.folded);
+  const levels = [...new Set(live.filter((x) => x.allin).map((x) => x.contributed))].sort((a, b) => a - b);
+  const pots = [];
+  let prev = 0;
+  for (const level of levels) {
+    const amount = seats.reduce((sum, x) => sum + Math.max(0, Math.min(x.contributed, level) - prev), 0);
+    const eligible = live.filter((x) => !x.allin || x.contributed >= level).map((x) => x.seat);
+    if (amount > 0) pots.push({ amount, eligible });
+    prev = level;
+  }
+  const rest = seats.reduce((sum, x) => sum + Math.max(0, x.contributed - prev), 0);
+  const above = live.filter((x) => !x.allin).map((x) => x.seat);
+  if (rest > 0 && above.length) pots.push({ amount: rest, eligible: above });
+  else if (rest > 0 && pots.length) pots[pots.length - 1].amount += rest;
+  else if (!pots.length) pots.push({ amount: rest, eligible: live.map((x) => x.seat) });
+  return pots;
+}
+
+const potName = (i) => (i === 0 ? t("room.main_pot") : t("room.side_pot", { n: i }));
+
+// Each winner's share, with the odd chips (they go to the first winner clockwise from the button).
+function sharesText(pot) {
+  const base = Math.floor(pot.amount / pot.winners.length);
+  return list(pot.winners.map((w, i) => {
+    const odd = pot.shares[i] - base;
+    return `${who(w)} ${chips(pot.shares[i])}${odd > 0 ? tn("room.odd_chip", odd) : ""}`;
+  }));
+}
+
+function drawPots() {
+  const hand = state.hand, box = $("pots");
+  let items = [];
+  if (hand && hand.complete) {
+    const pots = hand.pots || [];
+    if (pots.length > 1 || pots.some((p) => p.winners.length > 1)) {
+      items = pots.map((p, i) => el("li", { class: "pot-item settled", "data-amount": String(p.amount),
+        "data-eligible": p.eligible.join(","), "data-winners": p.winners.join(","), "data-shares": p.shares.join(",") },
+        el("span", { class: "pot-name", text: potName(i) }), " ", el("strong", { text: chips(p.amount) }), " ",
+        el("span", { class: "pot-won", text: t("room.pot_won", { shares: sharesText(p) }) })));
+    }
+  } else if (hand) {
+    const pots = livePots(hand);
+    if (pots.length > 1) {
+      items = pots.map((p, i) => el("li", { class: "pot-item", "data-amount": String(p.amount), "data-eligible": p.eligible.join(",") },
+        el("span", { class: "pot-name", text: potName(i) }), " ", el("strong", { text: chips(p.amount) }), " ",
+        el("span", { class: "pot-for", text: t("room.pot_for", { names: list(p.eligible.map(who)) }) })));
+    }
+  }
+  box.replaceChildren(...items);
+  box.hidden = items.length === 0;
+}
+
 // ---- drawing ----------------------------------------------------------------------------------------------
 
 function remaining() {
@@ -139,64 +211,120 @@ const handLive = () => Boolean(state?.hand && !state.hand.complete && state.matc
 
 function tag(text, cls = "") { return el("span", { class: `tag ${cls}`, text }); }
 
-function drawSeat(pos, seat) {
+function seatBox(seat, mine) {
+  const id = `seat-${seat}`;
+  const cards = el("div", { class: "seat-cards" }, el("div", { class: "hand seat-hole", role: "group", "aria-label": t("room.hole") }));
+  if (mine) {
+    cards.append(el("div", { class: "burn-box", id: "my-burn-box", hidden: true },
+      el("span", { class: "burn-label", id: "burn-label", text: t("room.burn") }),
+      el("div", { class: "hand", id: "my-burn", role: "group", "aria-labelledby": "burn-label" }),
+      el("span", { class: "burn-note", text: t("room.burn_note") })));
+  }
+  return el("div", { class: `seat-box${mine ? " mine" : ""}`, id, "data-seat": String(seat), role: "group", "aria-labelledby": `${id}-name` },
+    el("div", { class: "seat-info" },
+      el("span", { class: "avatar", "aria-hidden": "true" }),
+      el("div", { class: "seat-who" },
+        el("h2", { class: "seat-name", id: `${id}-name` }),
+        el("p", { class: "seat-tags" })),
+      el("p", { class: "seat-stack" }, el("span", { class: "small", text: t("room.stack") }), " ", el("strong", { class: "stack-num" }))),
+    cards,
+    el("p", { class: "seat-best", hidden: true }, el("span", { class: "cat" }), " ", el("span", { class: "hand seat-five" })),
+    el("p", { class: "seat-bet", hidden: true }));
+}
+
+// Opponents go around the felt clockwise from the viewer's left: [bottom-left, left, top, right, bottom-right].
+const RINGS = ["ring-bl", "ring-left", "ring-top", "ring-right", "ring-br"];
+const LAYOUT = { 0: [0, 0, 0, 0, 0], 1: [0, 0, 1, 0, 0], 2: [0, 0, 2, 0, 0], 3: [0, 1, 1, 1, 0], 4: [0, 1, 2, 1, 0],
+  5: [0, 1, 3, 1, 0], 6: [1, 1, 2, 1, 1], 7: [1, 1, 3, 1, 1], 8: [1, 1, 4, 1, 1] };
+
+function layout() {
+  const n = state.seats, bottom = state.you ?? 0, mine = state.you != null;
+  const key = `${n}:${bottom}:${mine}`;
+  if (key === layoutKey) return;
+  layoutKey = key;
+  const table = $("table");
+  table.dataset.seats = String(n);
+  table.dataset.opponents = String(n - 1);
+  $("ring-bottom").replaceChildren(seatBox(bottom, mine));
+  const counts = LAYOUT[n - 1] ?? LAYOUT[8];
+  let i = 1;
+  RINGS.forEach((ring, r) => {
+    const boxes = [];
+    for (let k = 0; k < counts[r] && i < n; k++, i++) boxes.push(seatBox((bottom + i) % n, false));
+    $(ring).replaceChildren(...boxes);
+  });
+  for (; i < n; i++) $("ring-top").append(seatBox((bottom + i) % n, false));
+}
+
+function drawSeat(seat) {
   const s = state, hand = s.hand, me = s.you;
-  const player = s.players.find((p) => p.seat === seat);
-  const box = $(`seat-${pos}`);
+  const box = $(`seat-${seat}`);
+  if (!box) return;
+  const q = (sel) => box.querySelector(sel);
+  const player = occupant(seat);
   const hs = hand ? hand.seats[seat] : null;
-  box.dataset.seat = String(seat);
-  box.classList.toggle("to-act", Boolean(handLive() && hand.to_act === seat));
-  box.classList.toggle("folded", Boolean(hs?.folded));
+  const inHand = Boolean(hs?.in_hand);
+  const live = handLive();
+  const winner = Boolean(hand?.complete && hand.pots.some((p) => p.winners.includes(seat)));
+  box.classList.toggle("to-act", Boolean(live && hand.to_act === seat));
+  box.classList.toggle("folded", Boolean(inHand && hs.folded));
   box.classList.toggle("empty", !player);
+  box.classList.toggle("away", Boolean(player?.away));
+  box.classList.toggle("winner", winner);
   const name = player ? player.name : t("room.empty_seat");
-  $(`${pos}-name`).textContent = seat === me ? t("room.you_name", { name }) : name;
-  $(`${pos}-avatar`).textContent = player ? [...player.name][0].toUpperCase() : "?";
+  q(".seat-name").textContent = seat === me && player ? t("room.you_name", { name }) : name;
+  q(".avatar").textContent = player ? [...player.name][0].toUpperCase() : "";
   const tags = [];
-  if (hand) {
+  if (hand && s.match) {
     if (hand.button === seat) tags.push(tag(t("room.tag_button"), "dealer"));
-    if (hand.small_blind_seat === seat) tags.push(tag(t("room.tag_sb")));
-    if (hand.big_blind_seat === seat) tags.push(tag(t("room.tag_bb")));
-    if (hs?.allin) tags.push(tag(t("room.tag_allin"), "allin"));
-    if (hs?.folded) tags.push(tag(t("room.tag_folded"), "folded"));
-    if (handLive() && hand.to_act === seat) tags.push(tag(t("room.tag_to_act"), "turn"));
-    const last = hand.last_actions?.[String(seat)];
-    if (last && handLive()) {
-      const text = t(`room.last_${last.kind}`, { to: chips(last.to), amount: chips(last.amount) });
-      tags.push(tag(last.timeout ? text + t("room.last_timeout") : text, "last-action"));
-    }
+    if (hand.small_blind_seat === seat) tags.push(tag(t("room.tag_sb"), "blind"));
+    if (hand.big_blind_seat === seat) tags.push(tag(t("room.tag_bb"), "blind"));
   }
   if (player?.left) tags.push(tag(t("room.tag_left"), "folded"));
-  $(`${pos}-tags`).replaceChildren(...tags);
-  const stack = hs ? hs.stack : s.match ? s.match.stacks[seat] : null;
-  $(`${pos}-stack`).textContent = stack == null ? "–" : chips(stack);
-  $(`${pos}-stack`).dataset.chips = stack == null ? "" : String(stack);
-  const bet = $(`${pos}-bet`), betting = Boolean(hs && hs.bet > 0 && !hand.complete);
+  else if (player?.away) tags.push(tag(t("room.tag_away"), "away"));
+  if (hand && inHand && !hand.complete) {
+    const last = live ? hand.last_actions?.[String(seat)] : null;
+    // an all-in made on this street says so with its amount; a fold shows as the folded tag
+    if (hs.allin && last?.kind !== "allin") tags.push(tag(t("room.tag_allin"), "allin"));
+    if (hs.folded) tags.push(tag(t("room.tag_folded"), "folded"));
+    if (live && hand.to_act === seat) tags.push(tag(t("room.tag_to_act"), "turn"));
+    if (last && last.kind !== "fold" && !hs.folded) {
+      const text = t(`room.last_${last.kind}`, { to: chips(last.to), amount: chips(last.amount) });
+      tags.push(tag(last.timeout ? text + t("room.last_timeout") : text, last.kind === "allin" ? "allin" : "last-action"));
+    }
+  }
+  q(".seat-tags").replaceChildren(...tags);
+  const stack = player?.left ? null : inHand ? hs.stack : player ? player.stack : null;  // who left took their chips
+  const stackNum = q(".stack-num");
+  stackNum.textContent = stack == null ? "–" : chips(stack);
+  stackNum.dataset.chips = stack == null ? "" : String(stack);
+  const bet = q(".seat-bet"), betting = Boolean(inHand && hs.bet > 0 && !hand.complete);
   bet.hidden = !betting;
   bet.textContent = betting ? t("room.bet", { amount: chips(hs.bet) }) : "";
   bet.dataset.chips = hs ? String(hs.bet) : "0";
 
-  // cards: my own from "you", an opponent's only once shown; otherwise face down
-  const cards = $(`${pos}-cards`);
+  // cards: my own from "you", another player's only once shown; otherwise face down while they are in the hand
+  const cards = q(".seat-hole");
   const shown = hs?.shown;
   const best = shown ? countFaces(shown.best) : null;
   if (hand && seat === me && hand.you) drawFaces(cards, hand.you.hole, { best });
   else if (shown) drawFaces(cards, shown.hole, { best });
-  else if (hand && hs?.in_hand && !hs.folded) {
+  else if (inHand && !hs.folded) {
     cards.replaceChildren(cardBack(), cardBack());
     cards.classList.remove("has-best");
   } else {
     cards.replaceChildren();
     cards.classList.remove("has-best");
   }
-  const bestLine = $(`${pos}-best`);
+  const bestLine = q(".seat-best");
   bestLine.hidden = !shown;
   if (shown) {
-    $(`${pos}-cat`).textContent = t(`category.${shown.category}`);
-    $(`${pos}-cat`).dataset.category = shown.category;
-    drawFaces($(`${pos}-five`), shown.best, { size: "sm" });
-  } else $(`${pos}-five`).replaceChildren();
-  if (pos === "bottom") {
-    const burns = hand && seat === me && hand.you ? hand.you.burns.filter(Boolean) : [];
+    q(".cat").textContent = t(`category.${shown.category}`);
+    q(".cat").dataset.category = shown.category;
+    drawFaces(q(".seat-five"), shown.best, { size: "sm" });
+  } else q(".seat-five").replaceChildren();
+  if (seat === me && $("my-burn-box")) {
+    const burns = hand && hand.you ? hand.you.burns.filter(Boolean) : [];
     $("my-burn-box").hidden = burns.length === 0;
     drawFaces($("my-burn"), burns);
   }
@@ -204,30 +332,32 @@ function drawSeat(pos, seat) {
 
 function handMessage() {
   const s = state, hand = s.hand;
+  const seated = seatedPlayers().length;
+  if (s.status === "over" && !hand) return t("room.closed");
+  if (s.status === "paused" && !hand) return t("room.paused_msg");
   if (!hand) {
-    const seated = s.players.filter((p) => !p.left).length;
-    return s.status === "over" ? t("room.closed") : seated < 2 ? t("room.waiting") : "";
+    if (seated < 2) return t("room.waiting");
+    if (!s.match) return s.creator ? t("room.waiting_creator", { n: seated }) : t("room.waiting_others", { n: seated });
+    return "";
   }
   if (!hand.complete) {
     if (hand.to_act == null) return "";
     return hand.to_act === s.you ? t("room.your_turn") : t("room.their_turn", { name: nameOf(hand.to_act) ?? "?" });
   }
-  const parts = [];
-  for (const pot of hand.pots) {
-    const shown = pot.winners.map((w) => hand.seats[w].shown).filter(Boolean);
-    if (pot.winners.length === 1) {
-      const w = pot.winners[0];
-      const who = w === s.you ? t("room.you") : nameOf(w) ?? "?";
-      parts.push(shown.length
-        ? t("room.won_with", { name: who, amount: chips(pot.shares[0]), category: t(`category.${shown[0].category}`) })
-        : t("room.won_fold", { name: who, amount: chips(pot.shares[0]) }));
-    } else {
-      parts.push(t("room.split", { amount: chips(pot.amount), shares: pot.winners.map((w, i) => `${nameOf(w) ?? "?"} ${chips(pot.shares[i])}`).join("、") }));
-    }
-  }
+  // each winner once, with everything they won (the pots list shows the split)
+  const won = new Map();
+  for (const pot of hand.pots) pot.winners.forEach((w, i) => won.set(w, (won.get(w) || 0) + pot.shares[i]));
+  const parts = [...won].map(([w, amount]) => {
+    const shown = hand.seats[w].shown;
+    return shown
+      ? t("room.won_with", { name: who(w), amount: chips(amount), category: t(`category.${shown.category}`) })
+      : t("room.won_fold", { name: who(w), amount: chips(amount) });
+  });
   for (const r of hand.returned) {
-    parts.push(t("room.returned", { name: r.seat === s.you ? t("room.you") : nameOf(r.seat) ?? "?", amount: chips(r.amount) }));
+    parts.push(r.seat === s.you ? t("room.returned_you", { amount: chips(r.amount) })
+      : t("room.returned", { name: who(r.seat), amount: chips(r.amount) }));
   }
+  if (s.status === "paused") parts.push(t("room.paused_msg"));
   return parts.join(" ");
 }
 
@@ -249,10 +379,14 @@ function drawBoard() {
   board.dataset.count = String(faces.length);
   if (faces.length > prev) [...board.children].slice(prev).forEach((c) => c.classList.add("deal"));
   for (let i = faces.length; i < 5; i++) board.append(el("span", { class: "card slot", "aria-hidden": "true" }));
+  $("pot-line").hidden = !hand;
   $("pot").textContent = hand ? chips(hand.pot) : "0";
   $("pot").dataset.chips = hand ? String(hand.pot) : "0";
-  $("street").textContent = hand ? (hand.complete ? t("room.hand_over") : t(`street.${hand.street}`)) : "";
+  const street = hand ? (hand.complete ? t("room.hand_over") : t(`street.${hand.street}`)) : "";
+  $("street").textContent = street;
+  $("street").hidden = !street;
   $("hand-no").textContent = hand ? t("room.hand_no", { n: hand.hand_no }) : "";
+  drawPots();
 }
 
 function drawClock() {
@@ -262,6 +396,7 @@ function drawClock() {
   const clock = $("clock");
   const live = handLive();
   const seated = s.you != null && !s.spectator;
+  const canTimeout = seated && live && (s.timeout_allowed || (left != null && left <= 0));
   if (live && left != null) {
     clock.hidden = false;
     const secs = Math.max(0, Math.ceil(left));
@@ -270,83 +405,121 @@ function drawClock() {
     clock.classList.toggle("low", left <= 10);
     clock.classList.toggle("out", left <= 0);
     clock.dataset.seconds = String(secs);
-    const who = s.hand.to_act === s.you ? t("room.you") : nameOf(s.hand.to_act) ?? "?";
-    $("clock-text").textContent = left > 0 ? t("room.clock", { name: who, seconds: secs }) : t("room.clock_out", { name: who });
-  } else if (s.hand?.complete && s.match && !s.match.over && left != null) {
+    const mine = s.hand.to_act === s.you;
+    const name = nameOf(s.hand.to_act) ?? "?";
+    let text;
+    if (left > 0) text = mine ? t("room.clock_you", { seconds: secs }) : t("room.clock", { name, seconds: secs });
+    else if (mine) text = t("room.clock_out_you");
+    else text = canTimeout ? t("room.clock_out", { name }) : t("room.clock_out_watch", { name });
+    $("clock-text").textContent = text;
+  } else if (s.hand?.complete && s.match && !s.match.over && s.status === "playing" && left != null) {
     clock.hidden = false;
     clock.classList.remove("low", "out");
     $("clock-fill").style.width = "0%";
     $("clock-text").textContent = t("room.next_in", { seconds: Math.max(0, Math.ceil(left)) });
   } else clock.hidden = true;
-  const canTimeout = seated && live && (s.timeout_allowed || (left != null && left <= 0));
   $("timeout-btn").hidden = !canTimeout;
   $("timeout-btn").disabled = busy;
-  $("next-btn").hidden = !(seated && s.hand?.complete && s.match && !s.match.over);
+  $("next-btn").hidden = !(seated && s.hand?.complete && s.match && !s.match.over && s.status === "playing");
   $("next-btn").disabled = busy;
 }
 
-function clampAmount(v, lo, hi) {
-  const n = Math.round(Number(v));
-  if (!Number.isFinite(n)) return lo;
-  return Math.min(hi, Math.max(lo, n));
+// The amount as typed: a whole number of chips (digits, optionally grouped with commas; full-width digits as
+// a Chinese keyboard types them), or why not. The box is never rewritten behind the player's back.
+function checkAmount(text, lo, hi) {
+  const v = String(text).normalize("NFKC").trim();
+  if (v === "") return { ok: false, message: t("room.size_empty") };
+  if (!/^\d+$/.test(v) && !/^\d{1,3}(,\d{3})+$/.test(v)) return { ok: false, message: t("room.size_whole", { min: chips(lo) }) };
+  const n = Number(v.replace(/,/g, ""));
+  if (n < lo) return { ok: false, message: t("room.size_low", { min: chips(lo) }) };
+  if (n > hi) return { ok: false, message: t("room.size_high", { max: chips(hi) }) };
+  return { ok: true, n };
+}
+
+const decisionKey = (hand) => `${hand.hand_no}:${hand.street}:${hand.current_bet}:${hand.to_act}`;
+
+function sizeKind(legal) {
+  return legal.actions.includes("raise") ? "raise" : legal.actions.includes("bet") ? "bet" : null;
 }
 
 function drawActions() {
-  const s = state, hand = s.hand, legal = hand && !hand.complete ? hand.legal : null;
+  const s = state, hand = s.hand, legal = hand && !hand.complete && handLive() ? hand.legal : null;
   const bar = $("actions");
   const appearing = bar.hidden && Boolean(legal);
   bar.hidden = !legal;
-  if (!legal) return;
-  if (appearing && bar.getBoundingClientRect().bottom > window.innerHeight) bar.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  if (!legal) { $("fold-confirm").hidden = true; sizeKey = null; return; }
+  const key = decisionKey(hand);
+  const fresh = sizeKey !== key;
+  if (fresh) $("fold-confirm").hidden = true;
   const has = (k) => legal.actions.includes(k);
-  const me = hand.seats[s.you];
   $("act-fold").hidden = !has("fold");
   $("act-check").hidden = !has("check");
   $("act-call").hidden = !has("call");
   $("act-call").textContent = t("action.call_n", { amount: chips(legal.call_amount) });
   $("act-call").dataset.amount = String(legal.call_amount);
   $("act-allin").hidden = !has("allin");
+  const note = $("allin-note");
+  note.hidden = true;
   if (legal.allin_to != null) {
-    // what an all-in can put at risk: chips nobody can match come back, so show the matched street total
-    const top = legal.max_raise_to ?? legal.max_bet_to ?? legal.allin_to;
-    $("act-allin").textContent = t("action.allin_n", { amount: chips(Math.min(legal.allin_to, Math.max(top, legal.call_amount + me.bet))) });
+    // the street total an all-in makes: exactly what the table's tag will say afterwards
+    $("act-allin").textContent = t("action.allin_n", { amount: chips(legal.allin_to) });
     $("act-allin").dataset.to = String(legal.allin_to);
+    const others = hand.seats.filter((x) => x.seat !== s.you && x.in_hand && !x.folded);
+    const matched = Math.max(0, ...others.map((x) => x.stack + x.bet));
+    if (has("allin") && others.length && legal.allin_to > matched && matched > 0) {
+      note.hidden = false;
+      note.textContent = t("room.allin_note", { to: chips(legal.allin_to), matched: chips(matched) });
+    }
   }
-  const kind = has("raise") ? "raise" : has("bet") ? "bet" : null;
+  bar.querySelectorAll(".action-main button, .quick button, #fold-confirm button").forEach((b) => { b.disabled = busy; });
+  const kind = sizeKind(legal);
   $("sizing").hidden = !kind;
   if (kind) {
     const lo = legal[`min_${kind}_to`], hi = legal[`max_${kind}_to`];
     const range = $("raise-range"), num = $("raise-amount");
-    for (const input of [range, num]) { input.min = String(lo); input.max = String(hi); input.step = "1"; }
-    if (sizeVersion !== s.version) { sizeVersion = s.version; range.value = num.value = String(lo); }
-    const amount = clampAmount(num.value, lo, hi);
-    $("act-raise").dataset.kind = kind;
-    $("act-raise").dataset.to = String(amount);
-    $("act-raise").textContent = t(kind === "raise" ? "action.raise_to" : "action.bet_to", { amount: chips(amount) });
-    $("size-hint").textContent = t("room.size_hint", { min: chips(lo), max: chips(hi), street: chips(me ? me.bet : 0) });
+    range.min = String(lo); range.max = String(hi); range.step = "1";
+    if (fresh) range.value = num.value = String(lo);  // a new decision starts at the minimum
+    const res = checkAmount(num.value, lo, hi);
+    const btn = $("act-raise");
+    btn.dataset.kind = kind;
+    btn.dataset.to = res.ok ? String(res.n) : "";
+    btn.textContent = res.ok ? t(kind === "raise" ? "action.raise_to" : "action.bet_to", { amount: chips(res.n) }) : t(`action.${kind}`);
+    btn.disabled = busy || !res.ok;
+    if (res.ok && range.value !== String(res.n)) range.value = String(res.n);
+    num.setAttribute("aria-invalid", res.ok ? "false" : "true");
+    $("size-error").hidden = res.ok;
+    $("size-error").textContent = res.ok ? "" : res.message;
+    $("size-hint").textContent = t("room.size_hint", { min: chips(lo), max: chips(hi), street: chips(hand.seats[s.you]?.bet ?? 0) });
   }
-  bar.querySelectorAll("button").forEach((b) => { b.disabled = busy; });
+  sizeKey = key;
+  if (appearing) requestAnimationFrame(bringActionsIntoView);
 }
 
-function setAmount(v) {
-  const kind = $("act-raise").dataset.kind;
-  const legal = state?.hand?.legal;
-  if (!legal || !kind) return;
-  const lo = legal[`min_${kind}_to`], hi = legal[`max_${kind}_to`];
-  const n = clampAmount(v, lo, hi);
-  $("raise-range").value = $("raise-amount").value = String(n);
-  drawActions();
+// On your turn: the action bar in view, and the board, pot and clock above it too (under the sticky header).
+function bringActionsIntoView() {
+  const bar = $("actions"), board = $("board");
+  if (bar.hidden) return;
+  const header = document.querySelector(".site-header");
+  const top = header ? header.getBoundingClientRect().bottom : 0;
+  const barBottom = bar.getBoundingClientRect().bottom + 8;
+  const boardTop = board.getBoundingClientRect().top - 8;
+  let dy = 0;
+  if (barBottom > window.innerHeight) dy = barBottom - window.innerHeight;
+  if (boardTop - dy < top) dy = boardTop - top;  // never scroll the board away under the header
+  if (Math.abs(dy) > 1) window.scrollBy({ top: dy, left: 0, behavior: "instant" });
 }
 
 function quickSize(size) {
-  const hand = state.hand, legal = hand.legal, kind = $("act-raise").dataset.kind;
-  const hi = legal[`max_${kind}_to`];
+  const hand = state.hand, legal = hand.legal, kind = sizeKind(legal);
+  if (!kind) return;
+  const lo = legal[`min_${kind}_to`], hi = legal[`max_${kind}_to`];
   const call = legal.call_amount, cb = hand.current_bet;
   // a pot-sized raise: call first, then raise by the pot that makes; a bet when nothing is bet yet
   const potAfterCall = hand.pot + call;
-  if (size === "max") return setAmount(hi);
-  const by = size === "half" ? Math.floor(potAfterCall / 2) : potAfterCall;
-  setAmount(cb + by);
+  const target = size === "max" ? hi : cb + (size === "half" ? Math.floor(potAfterCall / 2) : potAfterCall);
+  const n = Math.min(hi, Math.max(lo, target));
+  $("raise-range").value = $("raise-amount").value = String(n);
+  drawActions();
 }
 
 function drawResult() {
@@ -354,14 +527,17 @@ function drawResult() {
   box.hidden = !(m && m.over);
   if (!m || !m.over) return;
   const w = m.winner;
-  const who = w == null ? null : nameOf(w) ?? "?";
+  const name = w == null ? null : nameOf(w) ?? "?";
   box.classList.toggle("won", w != null && w === s.you);
   $("result-title").textContent = w == null ? t("room.match_tied")
-    : w === s.you ? t("room.match_won") : s.you != null ? t("room.match_lost", { name: who }) : t("room.match_winner", { name: who });
-  const stacks = s.players.filter((p) => p.seat < m.stacks.length).map((p) => `${p.name} ${chips(m.stacks[p.seat])}`).join(" · ");
-  $("result-text").textContent = m.forfeit != null
-    ? t("room.match_forfeit", { name: nameOf(m.forfeit) ?? "?" })
-    : t("room.match_summary", { hands: m.hands_played, stacks });
+    : w === s.you ? t("room.match_won") : s.you != null ? t("room.match_lost", { name }) : t("room.match_winner", { name });
+  const stacks = s.players.filter((p) => !p.left && p.seat < m.stacks.length).map((p) => `${p.name} ${chips(m.stacks[p.seat])}`).join(" · ");
+  // a leave ended the match only when nobody but the winner is still seated (``forfeit`` names the last leave
+  // even when the match ended later at the cards)
+  const forfeit = m.forfeit != null && !seatedPlayers().some((p) => p.seat !== w);
+  $("result-text").textContent = forfeit
+    ? t("room.match_forfeit", { name: s.players.find((p) => p.seat === m.forfeit && p.left)?.name ?? nameOf(m.forfeit) ?? "?" })
+    : tn("room.match_summary", m.hands_played, { hands: m.hands_played, stacks });
   const player = s.you != null;
   $("rematch-btn").hidden = !player || Boolean(m.rematch);
   $("rematch-btn").disabled = busy;
@@ -385,23 +561,33 @@ function draw() {
   root.dataset.you = s.you == null ? "" : String(s.you);
   $("room-status").textContent = t(`room.status.${s.status}`);
   $("room-status").className = `status-badge st-${s.status}`;
-  $("room-decks").textContent = t("room.decks", { n: s.decks, cards: 52 * s.decks });
+  $("room-rules").textContent = [t("room.seats_n", { n: s.seats }), t("room.decks", { n: s.decks, cards: 52 * s.decks }),
+    t("room.blinds", { sb: chips(s.blinds[0]), bb: chips(s.blinds[1]) }), t("room.start_stack", { stack: chips(s.stack) })].join(" · ");
   $("spectator-note").hidden = !s.spectator;
+  const seated = seatedPlayers();
   const open = s.spectator && (s.status === "waiting" || s.status === "playing" || s.status === "paused")
-    && s.players.filter((p) => !p.left).length < s.seats;
+    && !(s.match && s.match.over) && seated.length < s.seats;
   $("join-box").hidden = !open;
+  $("join-text").textContent = s.match ? t("room.seat_free_playing") : t("room.seat_free");
   $("join-btn").hidden = !member;
   $("join-btn").disabled = busy;
   $("signin-to-join").hidden = member !== null;
-  const bottom = s.you ?? 0;
-  drawSeat("bottom", bottom);
-  drawSeat("top", 1 - bottom);
+  const me = s.you != null ? s.players.find((p) => p.seat === s.you && !p.left) : null;
+  const over = s.status === "over" || Boolean(s.match?.over);
+  $("away-box").hidden = !(me?.away && !over);
+  $("back-btn").disabled = busy;
+  $("away-btn").hidden = !(me && !me.away && !over);
+  $("away-btn").disabled = busy;
+  layout();
+  for (let seat = 0; seat < s.seats; seat++) drawSeat(seat);
   drawBoard();
   $("hand-message").textContent = handMessage();
+  $("deal-btn").hidden = !(s.creator && me && !s.match && s.status === "waiting" && seated.length >= 2);
+  $("deal-btn").disabled = busy;
   drawClock();
   drawActions();
   drawResult();
-  const canLeave = s.you != null && s.status !== "over";
+  const canLeave = s.you != null && !over;
   $("leave-box").hidden = !canLeave;
   if (!canLeave) $("leave-confirm").hidden = true;
 }
@@ -412,22 +598,33 @@ $("actions").addEventListener("click", (ev) => {
   const btn = ev.target.closest("button.act");
   if (!btn || btn.disabled || busy) return;
   const kind = btn.dataset.kind;
+  const legal = state.hand.legal;
   if (kind === "raise" || kind === "bet") {
-    const to = Number(btn.dataset.to);
-    const legal = state.hand.legal;
-    if (legal.actions.includes("allin") && to === legal.allin_to) act({ kind: "allin" });
-    else act({ kind, to });
+    const res = checkAmount($("raise-amount").value, legal[`min_${kind}_to`], legal[`max_${kind}_to`]);
+    if (res.ok) act({ kind, to: res.n });  // exactly the amount the button says
+  } else if (kind === "fold" && legal.actions.includes("check")) {
+    $("fold-confirm").hidden = false;  // folding when a check is free: ask first
+    $("fold-no").focus();
   } else act({ kind });
 });
+$("fold-yes").addEventListener("click", () => { $("fold-confirm").hidden = true; act({ kind: "fold" }); });
+$("fold-check").addEventListener("click", () => { $("fold-confirm").hidden = true; act({ kind: "check" }); });
+$("fold-no").addEventListener("click", () => { $("fold-confirm").hidden = true; $("act-fold").focus(); });
 document.querySelectorAll("#sizing .quick button").forEach((b) => b.addEventListener("click", () => quickSize(b.dataset.size)));
 $("raise-range").addEventListener("input", (ev) => { $("raise-amount").value = ev.target.value; drawActions(); });
-$("raise-amount").addEventListener("change", (ev) => setAmount(ev.target.value));
+$("raise-amount").addEventListener("input", () => drawActions());
 $("raise-amount").addEventListener("keydown", (ev) => {
-  if (ev.key === "Enter") { ev.preventDefault(); setAmount(ev.target.value); $("act-raise").click(); }
+  if (ev.key !== "Enter") return;
+  ev.preventDefault();
+  drawActions();
+  if (!$("act-raise").disabled) $("act-raise").click();
 });
 $("timeout-btn").addEventListener("click", () => send("/timeout", { version: state.version }));
 $("next-btn").addEventListener("click", () => send("/next", { version: state.version }));
+$("deal-btn").addEventListener("click", () => send("/next", { version: state.version }));
 $("join-btn").addEventListener("click", () => send("/join", {}));
+$("away-btn").addEventListener("click", () => send("/away"));
+$("back-btn").addEventListener("click", () => send("/back"));
 $("rematch-btn").addEventListener("click", async () => {
   const res = await send("/rematch", {});
   if (res?.code) location.assign(res.url || `/rooms/${encodeURIComponent(res.code)}`);
