@@ -337,3 +337,44 @@ def _visible_faces(state: TableState, member: int | None) -> set[str]:
     for shown in hand.shown:
         faces |= {c.face_str for c in shown.hole}
     return faces
+
+
+def sample_events() -> list[Any]:
+    """One instance of every table event type and every hand event type (inside a HandEvent)."""
+    from taiwan_poker.cards import Card, parse_card
+    from taiwan_poker.evaluate import DEFAULT_RANKING, hand_value
+    from taiwan_poker.rules import events as he
+    from taiwan_poker.tables import events as te
+
+    c = Card(12, 0, 2)
+    hole = (Card(12, 0, 1), Card(12, 1, 1))
+    board = tuple(Card(parse_card(x).rank, parse_card(x).suit, 1) for x in ("Kd", "7c", "2s"))
+    value = hand_value(hole + board)
+    hand = [
+        he.HandStarted(1, 0, 0, 1, (100, 100)), he.ShoeDrawn((c,)), he.PrivateCards(1, c, (c, c)),
+        he.BlindPosted(0, 10, False), he.ActionTaken(0, ActionKind.CALL, 10, 20, False), he.PrivateBurn(1, c),
+        he.DealerBurn(he.Street.FLOP, c), he.BoardDealt(he.Street.FLOP, (c, c, c)), he.ChipsReturned(0, 5),
+        he.HandShown(1, hole, board, DEFAULT_RANKING.category_of(value), value),
+        he.PotAwarded(40, (0, 1), (1,), (40,)),
+        he.HandEnded((80, 120)), he.SeatFolded(1),
+    ]
+    assert {type(e) for e in hand} == set(he.TYPE_NAMES), "one of each hand event type"
+    table = [te.TableOpened(RuleSet(), 1), te.SettingsChanged(RuleSet()), te.PlayerSat(1, 2, "B", 100),
+             te.PlayerLeft(1, 100), te.PlayerAway(1), te.PlayerBack(1), te.MatchEnded(None), te.RematchOpened("X")]
+    assert {type(e) for e in table} | {HandEvent} == set(te.TYPE_NAMES), "one of each table event type"
+    return table + [HandEvent(1, e) for e in hand]
+
+
+def test_walking_every_event_type_each_is_seen_by_exactly_its_audience() -> None:
+    """Visibility fails closed: a seat's private cards reach that seat only, the shoe and dealer burns nobody."""
+    from taiwan_poker.rules.events import AUDIENCE as HAND_AUDIENCE
+    from taiwan_poker.rules.events import Audience
+    from taiwan_poker.tables import visible_to
+
+    for event in sample_events():
+        inner = event.event if isinstance(event, HandEvent) else event
+        audience = HAND_AUDIENCE[type(inner)] if isinstance(event, HandEvent) else AUDIENCE[type(event)]
+        seen_by = {who for who in (0, 1, 2, None) if visible_to(event, who)}
+        expected = {Audience.EVERYONE: {0, 1, 2, None}, Audience.NOBODY: set(), Audience.SEAT: {inner[0]}}[audience]
+        assert seen_by == expected, (event, seen_by)
+        assert event_from_json(event_to_json(event)) == event
