@@ -152,7 +152,7 @@ def test_bad_batch_shape_is_bad_card_count(shape: tuple[int, ...]) -> None:
 @pytest.mark.parametrize(
     ("bad", "dtype"), [(416, np.int32), (-1, np.int64), (-1, np.int8), (1000, np.uint16), (2**31, np.uint32),
                        (2**40, np.int64), (2**63, np.uint64)])
-def test_batch_index_out_of_range_is_bad_card_naming_the_row(bad: int, dtype: type) -> None:
+def test_batch_index_out_of_range_is_bad_card_naming_the_row(bad: int, dtype: type, batch_kernel: str) -> None:
     arr = np.tile(np.arange(7, dtype=dtype), (5, 1))
     arr[3, 2] = np.array(bad).astype(dtype)
     with pytest.raises(CardError) as info:
@@ -161,7 +161,7 @@ def test_batch_index_out_of_range_is_bad_card_naming_the_row(bad: int, dtype: ty
     assert "row 3" in info.value.message
 
 
-def test_batch_bad_index_found_in_any_thread_chunk() -> None:
+def test_batch_bad_index_found_in_any_thread_chunk(batch_kernel: str) -> None:
     arr = np.tile(np.arange(7, dtype=np.int32), (100_000, 1))
     arr[99_999, 6] = 416
     with pytest.raises(CardError) as info:
@@ -174,7 +174,7 @@ def test_batch_bad_index_found_in_any_thread_chunk() -> None:
     assert "row 10" in info.value.message
 
 
-def test_batch_accepts_python_lists_and_empty_batches() -> None:
+def test_batch_accepts_python_lists_and_empty_batches(batch_kernel: str) -> None:
     values = rank_batch([[48, 49, 50, 51, 44]])
     assert values.tolist() == [hand_value([Card.from_index(i) for i in (48, 49, 50, 51, 44)])]
     assert rank_batch(np.zeros((0, 7), dtype=np.int32)).shape == (0,)

@@ -118,7 +118,7 @@ def test_straight_flushes_and_wheels_equal_brute_force() -> None:
     assert categories[Category.STRAIGHT] >= 50
 
 
-def test_library_brute_force_and_batch_agree_with_scalar_on_the_random_hands() -> None:
+def test_library_brute_force_and_batch_agree_with_scalar_on_the_random_hands(batch_kernel: str) -> None:
     hands = random_hands()
     arr = np.array([[c.index for c in cards] for _, cards in hands], dtype=np.int16)
     for ranking in Ranking:

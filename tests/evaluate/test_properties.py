@@ -1,6 +1,7 @@
 """Property tests (Hypothesis) of the evaluator on multi-deck hands of 5–7 physical cards, 1–8 decks.
 
-- batch equals scalar (physical indices and plain faces, every integer dtype, threads 1 and 2)
+- batch equals scalar (physical indices and plain faces, every integer dtype, threads 1 and 2),
+  on the C kernel and on the NumPy fallback
 - card order and deck numbers don't matter
 - adding a card never lowers the best hand
 - comparison is a total order consistent with the categories and with the reference judge
@@ -10,12 +11,14 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taiwan_poker.cards import Card
 from taiwan_poker.evaluate import Category, Ranking, categories_of, evaluate, evaluate_batch, hand_value, rank_batch
 
+from .kernels import KERNELS, using
 from .reference import DEFAULT_ORDER, SF_HIGH_ORDER, best_of, key5
 
 rankings = st.sampled_from(list(Ranking))
@@ -43,11 +46,30 @@ def hands(draw: st.DrawFn, min_size: int = 5, max_size: int = 7) -> tuple[int, l
     return decks, cards
 
 
-@given(st.lists(hands(), min_size=1, max_size=40), rankings, st.sampled_from([np.int8, np.uint16, np.int32, np.int64]))
+batches = st.lists(hands(), min_size=1, max_size=40)
+dtypes = st.sampled_from([np.int8, np.uint16, np.int32, np.int64])
+
+
+@given(batches, rankings, dtypes)
 def test_batch_equals_scalar_for_5_6_7_cards_1_to_8_decks(
     batch: list[tuple[int, list[Card]]], ranking: Ranking, dtype: type
 ) -> None:
     """Batch API == scalar API (same tables): values and category codes, row by row, for each hand size."""
+    check_batch_equals_scalar(batch, ranking, dtype)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@settings(max_examples=60)
+@given(batches, rankings, dtypes)
+def test_batch_equals_scalar_on_each_kernel(
+    kernel: str, batch: list[tuple[int, list[Card]]], ranking: Ranking, dtype: type
+) -> None:
+    """The same property, explicitly on the C kernel and on the NumPy fallback (fewer examples)."""
+    with using(kernel):
+        check_batch_equals_scalar(batch, ranking, dtype)
+
+
+def check_batch_equals_scalar(batch: list[tuple[int, list[Card]]], ranking: Ranking, dtype: type) -> None:
     for k in (5, 6, 7):
         rows = [cards for _, cards in batch if len(cards) == k]
         if not rows:
@@ -62,7 +84,7 @@ def test_batch_equals_scalar_for_5_6_7_cards_1_to_8_decks(
         assert rank_batch(faces, ranking).tolist() == scalar
 
 
-def test_batch_threads_do_not_change_results() -> None:
+def test_batch_threads_do_not_change_results(batch_kernel: str) -> None:
     """Splitting a batch over threads (rows ≥ 2 × 32,768) gives the same values as one thread, for k = 5, 6, 7."""
     rng = np.random.default_rng(2026)
     for k in (5, 6, 7):

@@ -51,7 +51,7 @@ def test_alternative_ranking_changes_nothing_below_the_top_two() -> None:
 
 
 @pytest.mark.parametrize("ranking", list(Ranking))
-def test_category_is_the_same_under_both_rankings_and_in_batch(ranking: Ranking) -> None:
+def test_category_is_the_same_under_both_rankings_and_in_batch(ranking: Ranking, batch_kernel: str) -> None:
     for text, category in [(FIVE_ACES, Category.FIVE_OF_A_KIND), (ROYAL, Category.STRAIGHT_FLUSH),
                            (WHEEL_SF, Category.STRAIGHT_FLUSH), ("As Ah Ad Ac Ks", Category.FOUR_OF_A_KIND)]:
         cards = parse_cards(text.split())

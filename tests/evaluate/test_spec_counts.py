@@ -19,6 +19,8 @@ import pytest
 
 from taiwan_poker.evaluate import CATEGORIES, Category, evaluate_batch
 
+from .kernels import KERNELS, using
+
 # 000 table, percent of all five-card hands, 1..4 decks (rounded to 6 decimals)
 SPEC_PERCENT = {
     Category.FIVE_OF_A_KIND: (0.000000, 0.000792, 0.001427, 0.001837),
@@ -53,17 +55,27 @@ def spec_formula(category: Category, d: int) -> int:
 
 
 @cache
-def face_multisets() -> tuple[np.ndarray, np.ndarray]:
-    """All sorted 5-multisets of faces 0..51, and each row's category code (judged once)."""
+def face_rows() -> np.ndarray:
+    """All sorted 5-multisets of faces 0..51."""
     flat = np.fromiter(chain.from_iterable(combinations_with_replacement(range(52), 5)), dtype=np.int8)
-    rows = flat.reshape(-1, 5)
-    _, codes = evaluate_batch(rows)
+    return flat.reshape(-1, 5)
+
+
+@cache
+def face_multisets(kernel: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """All sorted 5-multisets of faces 0..51, and each row's category code (judged once per kernel)."""
+    rows = face_rows()
+    if kernel is None:
+        _, codes = evaluate_batch(rows)
+    else:
+        with using(kernel):
+            _, codes = evaluate_batch(rows)
     return rows, codes
 
 
 @cache
-def counts_for(d: int) -> dict[Category, int]:
-    rows, codes = face_multisets()
+def counts_for(d: int, kernel: str | None = None) -> dict[Category, int]:
+    rows, codes = face_multisets(kernel)
     # weight of a sorted row = Π over runs of equal faces of C(d, run length)
     #                        = Π_j (d - r_j) / (r_j + 1), r_j = equal faces just before position j in its run
     rep = np.zeros(rows.shape, dtype=np.int64)
@@ -92,6 +104,14 @@ def test_exact_five_card_counts_equal_the_spec_formulas(d: int) -> None:
     """已檢查各牌型數量加總等於 C(52d,5): the evaluator's categories reproduce every formula exactly."""
     got = counts_for(d)
     assert sum(got.values()) == comb(52 * d, 5)
+    assert got == {c: spec_formula(c, d) for c in CATEGORIES}
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("d", [1, 3])
+def test_exact_five_card_counts_on_each_kernel(d: int, kernel: str) -> None:
+    """The same exact counts explicitly on the C kernel and on the NumPy fallback (3,819,816 rows each)."""
+    got = counts_for(d, kernel)
     assert got == {c: spec_formula(c, d) for c in CATEGORIES}
 
 

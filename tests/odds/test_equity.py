@@ -73,17 +73,31 @@ def brute_force(
     return out
 
 
-@pytest.mark.parametrize(
-    ("hero", "opps", "board", "decks", "burn"),
-    [
-        (["Ah", "Kh"], [None], ["Jh", "8h", "4s", "2d"], 2, None),
-        (["Ah", "Kh"], [None], ["Jh", "8h", "4s", "2d"], 2, "7h"),
-        (["As", "As"], ["KsKs"], ["Ks", "2c", "3d"], 3, None),
-        (["Ah", "Qh"], ["JcJd", None], ["Jh", "8h", "4s", "2d"], 2, "Kh"),
-        (["9c", "8c"], [None], ["7c", "6d", "2c", "2h"], 3, None),
-    ],
-)
+BRUTE_FORCE_CASES = [
+    (["Ah", "Kh"], [None], ["Jh", "8h", "4s", "2d"], 2, None),
+    (["Ah", "Kh"], [None], ["Jh", "8h", "4s", "2d"], 2, "7h"),
+    (["As", "As"], ["KsKs"], ["Ks", "2c", "3d"], 3, None),
+    (["Ah", "Qh"], ["JcJd", None], ["Jh", "8h", "4s", "2d"], 2, "Kh"),
+    (["9c", "8c"], [None], ["7c", "6d", "2c", "2h"], 3, None),
+]
+
+
+@pytest.mark.parametrize(("hero", "opps", "board", "decks", "burn"), BRUTE_FORCE_CASES)
 def test_exact_equals_physical_brute_force(hero, opps, board, decks, burn) -> None:  # type: ignore[no-untyped-def]
+    check_exact_equals_brute_force(hero, opps, board, decks, burn)
+
+
+@pytest.mark.parametrize(("hero", "opps", "board", "decks", "burn"), [BRUTE_FORCE_CASES[0], BRUTE_FORCE_CASES[2]])
+def test_exact_equals_physical_brute_force_on_each_kernel(  # type: ignore[no-untyped-def]
+    hero, opps, board, decks, burn, batch_kernel
+) -> None:
+    """The small cases again, explicitly on the C kernel and on the NumPy fallback."""
+    check_exact_equals_brute_force(hero, opps, board, decks, burn)
+
+
+def check_exact_equals_brute_force(  # type: ignore[no-untyped-def]
+    hero, opps, board, decks, burn
+) -> None:
     ref = brute_force(hero, opps, board, decks, burn)
     res = equity("".join(hero), [o or "random" for o in opps], board, decks=decks, burn=burn, method="exact")
     assert res.method == "exact"
@@ -98,7 +112,7 @@ def test_exact_equals_physical_brute_force(hero, opps, board, decks, burn) -> No
             assert Fraction(pl.exact[1]) == ratio * t  # type: ignore[index]
 
 
-def test_exact_range_equals_brute_force() -> None:
+def test_exact_range_equals_brute_force(batch_kernel: str) -> None:
     ref = brute_force(["Ah", "Kh"], [None], ["Jh", "8h", "4s", "Ks"], 2, opp_range="QQ+,AKs,JTs")
     res = equity("AhKh", ["QQ+,AKs,JTs"], "Jh 8h 4s Ks", decks=2, method="exact")
     assert [p.exact[2] for p in res.players] == [e for _, _, e in ref]  # type: ignore[index]

@@ -7,7 +7,7 @@ from math import comb, sqrt
 
 import pytest
 
-from taiwan_poker.evaluate import CATEGORIES, Category
+from taiwan_poker.evaluate import CATEGORIES, Category, batch
 from taiwan_poker.odds.five import (
     SPEC_FIVE_CARD_TABLE,
     five_card_counts,
@@ -24,6 +24,8 @@ from taiwan_poker.odds.seven import (
     seven_card_probabilities,
 )
 from taiwan_poker.odds.simulate import SPEC_SEVEN_CARD_TABLE, simulate_seven
+
+from ..evaluate.kernels import using
 
 CLASSIC_FIVE_CARD_ONE_DECK = {
     Category.FIVE_OF_A_KIND: 0,
@@ -137,6 +139,18 @@ def test_seeded_monte_carlo_is_reproducible() -> None:
     assert [x.estimates for x in a] == [x.estimates for x in b]
     c = simulate_seven((1, 2), 20_000, seed=1)
     assert [x.estimates for x in a] != [x.estimates for x in c]
+
+
+def test_seeded_monte_carlo_is_the_same_on_both_kernels() -> None:
+    """The batch kernel does not change a seeded simulation: C and NumPy give the very same counts."""
+    runs = []
+    for kernel in ("c", "numpy"):
+        if kernel == "c" and not batch.c_kernel_available():
+            continue
+        with using(kernel):
+            runs.append([x.estimates for x in simulate_seven((1, 2, 6), 30_000, seed=3)])
+    assert all(run == runs[0] for run in runs)
+    assert sum(e.hits for e in runs[0][0].values()) == 30_000
 
 
 def test_spec_printed_monte_carlo_is_consistent_with_exact() -> None:

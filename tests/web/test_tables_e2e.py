@@ -243,6 +243,7 @@ def test_six_players_all_in_for_three_amounts_make_two_side_pots(server: str, br
         back.page.wait_for_selector("#away-box", state="visible")
         assert "我回來了" in back.page.inner_text("#back-btn")
 
+        no_raw_keys(c.page)
         # the same table in English
         c.page.click(".lang-switch")
         c.page.wait_for_selector("html[lang='en'] #room[data-status='paused']")
@@ -314,19 +315,23 @@ def test_three_players_create_deal_away_leave_and_finish(server: str, browser: A
         c.page.wait_for_selector("#away-box", state="hidden")
         a.page.wait_for_selector(f"#seat-{seat['小華']} .tag.away", state="detached")
 
-        # B's lobby: the table with its seats taken and its blinds
-        lobby = b.ctx.new_page()
-        lobby.goto(f"{server}/lobby")
-        item = lobby.wait_for_selector(f".room-item[data-code='{code}']")
-        assert "3/4" in item.inner_text() and "盲注 5/10" in item.inner_text()
-        lobby.close()
-
         # the creator deals the first hand of a table that is not full
         a.page.click("#deal-btn")
         for m in (a, b, c):
             m.page.wait_for_selector("#room[data-status='playing']")
         s = a.state(code)
         first = by_seat[s["hand"]["to_act"]]
+        # the lobby: whose turn it is, the seats taken and the blinds
+        for m in (first, next(x for x in (a, b, c) if x is not first)):
+            lobby = m.ctx.new_page()
+            lobby.goto(f"{server}/lobby")
+            item = lobby.wait_for_selector(f".room-item[data-code='{code}']")
+            assert "3/4" in item.inner_text() and "盲注 5/10" in item.inner_text()
+            assert (item.get_attribute("data-your-turn") == "true") == (m is first)
+            assert ("輪到你" in item.inner_text()) == (m is first)
+            if m is first:
+                screenshot(lobby, "tables-lobby-your-turn")
+            lobby.close()
         legal = first.state(code)["hand"]["legal"]
         lo, hi = legal["min_raise_to"], legal["max_raise_to"]
         assert (lo, hi) == (20, 300)
@@ -380,12 +385,38 @@ def test_three_players_create_deal_away_leave_and_finish(server: str, browser: A
         rest[0].page.set_viewport_size(PHONE)
         screenshot(rest[0].page, "tables-3-after-leave-phone")
         rest[0].page.set_viewport_size(DESKTOP)
+        # a spectator may take the free seat in the middle of the match (they play from the next hand)
+        d = Player(browser, server, "Dora")
+        try:
+            d.open(code)
+            d.page.wait_for_selector("#join-btn", state="visible")
+            assert "下一手" in d.page.inner_text("#join-text")
+            d.page.click("#join-btn")
+            d.page.wait_for_selector("#leave-box", state="visible")
+            assert d.state(code)["you"] is not None
+            assert "1 手" in d.page.inner_text("#hand-no") and d.page.locator(".seat-box.mine .card").count() == 0
+            d.page.click("#leave-btn")  # and leaves before it: nothing to fold, their 300 go with them
+            d.page.click("#leave-yes")
+            d.page.wait_for_url("**/lobby")
+            assert d.errors() == []
+        finally:
+            d.close()
         while not (s := a.state(code))["hand"]["complete"]:
             m = by_seat[s["hand"]["to_act"]]
             m.wait_version(s["version"])
             m.act("#act-check")
         # no chip lost: the two left at the table hold everything but what the leaver took
         assert sum(s["match"]["stacks"]) == 900 - behind
+
+        # one of the two steps away: fewer than two players are here, so the table pauses until they are back
+        rest[1].wait_version(s["version"])
+        rest[1].page.click("#away-btn")
+        rest[0].page.wait_for_selector("#room[data-status='paused']")
+        assert "暫停" in rest[0].page.inner_text("#hand-message") and rest[0].page.is_hidden("#next-btn")
+        assert rest[1].page.is_visible("#away-box")
+        rest[1].page.click("#back-btn")
+        rest[0].page.wait_for_selector("#room[data-status='playing']")
+        rest[1].page.wait_for_selector("#away-box", state="hidden")
 
         # the two play on, all-in every hand, until one has every chip
         for _ in range(12):

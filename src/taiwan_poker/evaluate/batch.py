@@ -1,23 +1,145 @@
 """Batch evaluator for the odds tools: an ``N × k`` array of card indices (k = 5..7) in, values out.
 
 Card indices are physical (``(deck - 1) * 52 + rank * 4 + suit``, 0..415) or
-plain faces (0..51, the same thing for deck 1).  The compiled kernel uses the
-very tables of the scalar evaluator, so both always agree.
+plain faces (0..51, the same thing for deck 1).  Both kernels use the very
+tables of the scalar evaluator, so batch and scalar always agree.
+
+Two interchangeable kernels do the work, with identical results:
+
+``c``
+    the compiled extension ``taiwan_poker.evaluate._kernel`` (built from
+    ``_kernel.c`` by ``pip install`` when a C compiler is available); it
+    releases the GIL, so a large batch is split across threads.
+``numpy``
+    :mod:`taiwan_poker.evaluate.numpy_kernel`, pure NumPy (several times
+    slower); needs no compiler.
+
+The environment variable ``TAIWAN_POKER_KERNEL`` chooses, when this module is
+first imported:
+
+- unset, empty or ``auto``: the C kernel when it is built, else the NumPy one
+  with a single :class:`KernelFallbackWarning` saying why;
+- ``numpy``: always the NumPy kernel (no warning);
+- ``c``: the C kernel, or an :class:`KernelUnavailableError` (an
+  ``ImportError``) explaining how to build it;
+- anything else: :class:`KernelUnavailableError` naming the accepted values.
+
+:func:`kernel` tells which one is in use; :func:`set_kernel` switches at run
+time (tests and benchmarks).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
+import warnings
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import CardCountError, CardError
-from . import _kernel  # type: ignore[attr-defined]
+from . import numpy_kernel
 from .categories import DEFAULT_RANKING, TIEBREAK_BITS, Ranking
 from .scalar import tables
+
+KERNEL_ENV = "TAIWAN_POKER_KERNEL"
+KERNELS = ("c", "numpy")
+
+EvalRows = Callable[..., Any]
+"""``eval_rows(cards, k, itemsize, card_bits, card_suit, keys, nonflush, flush, out, start, stop) -> bad row | -1``"""
+
+
+class KernelFallbackWarning(RuntimeWarning):
+    """The compiled kernel is not available: the (slower) NumPy kernel is used instead."""
+
+
+class KernelUnavailableError(ImportError):
+    """The kernel asked for (``TAIWAN_POKER_KERNEL`` or :func:`set_kernel`) cannot be used."""
+
+
+def _import_c_kernel() -> tuple[EvalRows | None, str | None]:
+    """The compiled ``eval_rows``, or None and why it could not be imported."""
+    try:
+        module = importlib.import_module(f"{__package__}._kernel")
+    except ImportError as exc:  # not built (no compiler at install time), or built for another Python
+        return None, f"{type(exc).__name__}: {exc}"
+    return module.eval_rows, None
+
+
+_C_EVAL_ROWS, C_KERNEL_ERROR = _import_c_kernel()
+_HOW_TO_BUILD = (
+    "build it with a C compiler and the Python headers installed (e.g. `pip install -e .` again; "
+    "on Debian: apt-get install gcc python3-dev)"
+)
+
+
+def c_kernel_available() -> bool:
+    """Whether the compiled kernel could be imported."""
+    return _C_EVAL_ROWS is not None
+
+
+def _unavailable(reason: str) -> KernelUnavailableError:
+    return KernelUnavailableError(
+        f"{reason}: the compiled batch kernel taiwan_poker.evaluate._kernel could not be imported "
+        f"({C_KERNEL_ERROR}); {_HOW_TO_BUILD}, or set {KERNEL_ENV}=numpy (or leave it unset) "
+        "to use the pure NumPy kernel"
+    )
+
+
+def _resolve(name: str) -> tuple[str, EvalRows]:
+    if name == "numpy":
+        return "numpy", numpy_kernel.eval_rows
+    if name == "c":
+        if _C_EVAL_ROWS is None:
+            raise _unavailable("the C kernel was asked for")
+        return "c", _C_EVAL_ROWS
+    raise KernelUnavailableError(f"unknown batch kernel {name!r}: use one of {', '.join(KERNELS)} or auto")
+
+
+def _initial_kernel() -> tuple[str, EvalRows]:
+    choice = os.environ.get(KERNEL_ENV, "").strip().lower() or "auto"
+    if choice == "auto":
+        if _C_EVAL_ROWS is not None:
+            return "c", _C_EVAL_ROWS
+        warnings.warn(
+            f"taiwan_poker: the compiled batch kernel is not available ({C_KERNEL_ERROR}); using the pure "
+            f"NumPy kernel (same results, several times slower). To get the fast one, {_HOW_TO_BUILD}; "
+            f"set {KERNEL_ENV}=numpy to choose NumPy explicitly and silence this warning.",
+            KernelFallbackWarning,
+            stacklevel=1,
+        )
+        return "numpy", numpy_kernel.eval_rows
+    if choice not in KERNELS:
+        raise KernelUnavailableError(
+            f"{KERNEL_ENV}={os.environ.get(KERNEL_ENV)!r} is not a batch kernel: use c, numpy or auto (or unset it)"
+        )
+    if choice == "c" and _C_EVAL_ROWS is None:
+        raise _unavailable(f"{KERNEL_ENV}=c")
+    return _resolve(choice)
+
+
+_kernel_name, _eval_rows = _initial_kernel()
+
+
+def kernel() -> str:
+    """The batch kernel in use: ``"c"`` or ``"numpy"``."""
+    return _kernel_name
+
+
+def set_kernel(name: str) -> str:
+    """Use the ``"c"`` or ``"numpy"`` kernel from now on; returns the previous one.
+
+    Raises :class:`KernelUnavailableError` for ``"c"`` when the extension is not built.
+    """
+    global _kernel_name, _eval_rows
+    previous = _kernel_name
+    _kernel_name, _eval_rows = _resolve(name)
+    return previous
+
 
 _MIN_ROWS_PER_THREAD = 32_768
 
@@ -28,8 +150,10 @@ def _pool(workers: int) -> ThreadPoolExecutor:
 
 
 def default_threads() -> int:
-    """Threads used by default: the CPUs this process may run on."""
-    return max(1, len(os.sched_getaffinity(0)))
+    """Threads used by default: the CPUs this process may run on (all CPUs where that cannot be asked)."""
+    if hasattr(os, "sched_getaffinity"):  # Linux and some Unixes; not macOS or Windows
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
 
 
 def rank_batch(
@@ -48,9 +172,10 @@ def rank_batch(
     out = np.empty(n, dtype=np.uint32)
     t = tables()
     args = (t.card_bits, t.card_suit, t.keys, t.nonflush[ranking], t.flush[ranking], out)
+    eval_rows = _eval_rows
 
     def run(start: int, stop: int) -> int:
-        return int(_kernel.eval_rows(arr, k, arr.dtype.itemsize, *args, start, stop))
+        return int(eval_rows(arr, k, arr.dtype.itemsize, *args, start, stop))
 
     workers = max(1, min(threads or default_threads(), n // _MIN_ROWS_PER_THREAD))
     if workers == 1:

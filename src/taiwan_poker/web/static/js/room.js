@@ -32,6 +32,8 @@ function occupant(seat) {
 const nameOf = (seat) => occupant(seat)?.name ?? state?.players.find((p) => p.seat === seat)?.name ?? null;
 // "you" in a sentence, or the player's name
 const who = (seat) => (seat === state?.you ? t("room.you") : nameOf(seat) ?? t("room.seat_n", { n: seat + 1 }));
+// the same inside a list ("for Alice, you, Bob")
+const whoInList = (seat) => (seat === state?.you ? t("room.you_in_list") : who(seat));
 const seatedPlayers = () => (state ? state.players.filter((p) => !p.left) : []);
 
 // ---- receiving state --------------------------------------------------------------------------------------
@@ -173,7 +175,7 @@ function sharesText(pot) {
   const base = Math.floor(pot.amount / pot.winners.length);
   return list(pot.winners.map((w, i) => {
     const odd = pot.shares[i] - base;
-    return `${who(w)} ${chips(pot.shares[i])}${odd > 0 ? tn("room.odd_chip", odd) : ""}`;
+    return `${whoInList(w)} ${chips(pot.shares[i])}${odd > 0 ? tn("room.odd_chip", odd) : ""}`;
   }));
 }
 
@@ -193,7 +195,7 @@ function drawPots() {
     if (pots.length > 1) {
       items = pots.map((p, i) => el("li", { class: "pot-item", "data-amount": String(p.amount), "data-eligible": p.eligible.join(",") },
         el("span", { class: "pot-name", text: potName(i) }), " ", el("strong", { text: chips(p.amount) }), " ",
-        el("span", { class: "pot-for", text: t("room.pot_for", { names: list(p.eligible.map(who)) }) })));
+        el("span", { class: "pot-for", text: t("room.pot_for", { names: list(p.eligible.map(whoInList)) }) })));
     }
   }
   box.replaceChildren(...items);
@@ -330,6 +332,13 @@ function drawSeat(seat) {
   }
 }
 
+// The first hand of a table that is not full: its creator deals it, or anyone seated once the creator has left.
+function canDealFirst() {
+  const s = state, seated = seatedPlayers();
+  const me = s.you != null && seated.some((p) => p.seat === s.you);
+  return Boolean(me && !s.match && s.status === "waiting" && seated.length >= 2 && (s.creator || !seated.some((p) => p.creator)));
+}
+
 function handMessage() {
   const s = state, hand = s.hand;
   const seated = seatedPlayers().length;
@@ -337,7 +346,7 @@ function handMessage() {
   if (s.status === "paused" && !hand) return t("room.paused_msg");
   if (!hand) {
     if (seated < 2) return t("room.waiting");
-    if (!s.match) return s.creator ? t("room.waiting_creator", { n: seated }) : t("room.waiting_others", { n: seated });
+    if (!s.match) return canDealFirst() ? t("room.waiting_creator", { n: seated }) : t("room.waiting_others", { n: seated });
     return "";
   }
   if (!hand.complete) {
@@ -582,7 +591,7 @@ function draw() {
   for (let seat = 0; seat < s.seats; seat++) drawSeat(seat);
   drawBoard();
   $("hand-message").textContent = handMessage();
-  $("deal-btn").hidden = !(s.creator && me && !s.match && s.status === "waiting" && seated.length >= 2);
+  $("deal-btn").hidden = !canDealFirst();
   $("deal-btn").disabled = busy;
   drawClock();
   drawActions();
