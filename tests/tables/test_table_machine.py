@@ -228,6 +228,21 @@ def test_a_match_abandoned_by_everyone_else_is_won_by_the_last_player_with_chips
         t.do(Leave(m))
     assert t.s.over and t.s.winner == 2 and t.s.stacks()[2] > 0
     assert [e for e in t.log if isinstance(e, MatchEnded)] == [MatchEnded(2)]
+    assert t.s.forfeit == 1 and table_view(t.s, 102)["match"]["forfeit"] == 1, "the second leave ended it"
+
+
+def test_a_match_won_at_the_cards_is_not_called_a_forfeit_even_if_someone_left_earlier() -> None:
+    t = seated_table(3)
+    t.do(Leave(102))
+    while not t.s.over:
+        if not t.s.hand_running:
+            t.do(Deal(None))
+            continue
+        legal = t.s.hand.legal()  # type: ignore[union-attr]
+        kind = ActionKind.ALLIN if legal.allows(ActionKind.ALLIN) else ActionKind.CALL
+        t.do(Act(member_to_act(t), Action(kind)))
+    view = table_view(t.s, 100)["match"]
+    assert view["left"] == [2] and view["forfeit"] is None
 
 
 def test_a_table_everyone_leaves_before_the_first_hand_closes_with_no_winner() -> None:

@@ -128,7 +128,8 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
         return TableState(rules=event.rules, creator=event.creator, seats=(None,) * event.rules.seats, version=1)
     if state is None:
         raise TableError("the log must start with table_opened", code="bad_event")
-    state = replace(state, version=state.version + 1)
+    previous_left = state.just_left
+    state = replace(state, version=state.version + 1, just_left=None)
     if isinstance(event, HandEvent):
         return _evolve_hand(state, event)
     if isinstance(event, PlayerSat):
@@ -137,7 +138,7 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
     if isinstance(event, PlayerLeft):
         seat = state.seats[event.seat]
         assert seat is not None
-        state = replace(state, removed=state.removed + event.removed,
+        state = replace(state, removed=state.removed + event.removed, just_left=event.seat,
                         departed=(*state.departed, Departed(event.seat, seat.member, seat.name,
                                                             state.started and not state.over)))
         return state.with_seat(event.seat, None)
@@ -151,7 +152,7 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
         bought = sum(s.stack for s in seats if s is not None)
         return replace(state, rules=event.rules, seats=seats[: event.rules.seats], bought_in=bought)
     if isinstance(event, MatchEnded):
-        return replace(state, over=True, winner=event.winner)
+        return replace(state, over=True, winner=event.winner, forfeit=previous_left)
     if isinstance(event, RematchOpened):
         return replace(state, rematch=event.code)
     raise TableError(f"unknown event {event!r}", code="bad_event")  # pragma: no cover - the union is closed

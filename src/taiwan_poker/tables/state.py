@@ -58,6 +58,8 @@ class TableState:
     bought_in: int = 0  # chips brought to the table (every starting stack)
     removed: int = 0  # chips taken off the table by players who left
     version: int = 0  # events folded so far
+    just_left: int | None = None  # the seat whose player left in the last event (so the match's end can say why)
+    forfeit: int | None = None  # the seat whose leaving ended the match
 
     @property
     def hand(self) -> Hand | None:

@@ -79,7 +79,7 @@ def table_view(state: TableState, member: int | None) -> dict[str, Any]:
             "winner": state.winner,
             "rematch": state.rematch,
             "left": left,  # seats whose players left during the match, in order
-            "forfeit": left[-1] if state.over and left else None,  # the leave that ended it
+            "forfeit": state.forfeit,  # the seat whose leaving ended it, if it ended that way
         }
     return out
 
