@@ -4,7 +4,9 @@ Run:  .venv/bin/python benchmarks/bench_evaluator.py [--quick]
 
 Prints, on the same random 7-card hands at 1, 2, 3, 4 and 6 decks, the
 evaluations per second of the scalar API (``hand_value`` / ``evaluate`` on
-Card lists) and of the batch API (``rank_batch``, all threads and one thread);
+Card lists) and of the batch API (``rank_batch``, all threads and one thread) on
+both kernels: the compiled C one and the pure NumPy fallback
+(``TAIWAN_POKER_KERNEL=numpy``);
 then, on the same single-deck hands, the per-call rate of eval7, treys,
 phevaluator and pokerkit with the ratio of ours to each; then the table
 memory and the start-up time (fresh subprocess, empty cache dir, then warm).
@@ -29,7 +31,7 @@ from rich.console import Console
 from rich.table import Table
 
 from taiwan_poker.cards import Card
-from taiwan_poker.evaluate import Ranking, evaluate, hand_value, rank_batch
+from taiwan_poker.evaluate import Ranking, batch, evaluate, hand_value, rank_batch
 from taiwan_poker.evaluate.batch import default_threads
 
 DECKS = (1, 2, 3, 4, 6)
@@ -72,36 +74,58 @@ def mark(ok: bool) -> str:
 # --- ours ------------------------------------------------------------------------------------
 
 
+def bench_batch(kernel: str, arr: np.ndarray) -> tuple[float, float]:
+    """Batch rate on ``kernel`` with all threads and with one thread."""
+    previous = batch.set_kernel(kernel)
+    try:
+        rank_batch(arr[:1000])  # warm up the pool
+        return rate(lambda: rank_batch(arr), len(arr)), rate(lambda: rank_batch(arr, threads=1), len(arr))
+    finally:
+        batch.set_kernel(previous)
+
+
 def bench_ours(rng: np.random.Generator, n_batch: int, n_scalar: int) -> tuple[Table, dict[int, Any]]:
     threads = default_threads()
+    has_c = batch.c_kernel_available()
     table = Table(title=f"Taiwan Poker evaluator, random 7-card hands (batch: {n_batch:,} rows; scalar: {n_scalar:,})")
-    for col in ("decks", "hand_value (scalar)", "evaluate (scalar)", "evaluate + best", f"batch, {threads} threads",
-                "batch, 1 thread"):
+    for col in ("decks", "hand_value (scalar)", "evaluate (scalar)", "evaluate + best", f"C batch, {threads} threads",
+                "C batch, 1 thread", f"NumPy batch, {threads} threads", "NumPy batch, 1 thread", "C ÷ NumPy"):
         table.add_column(col, justify="right")
     keep: dict[int, Any] = {}
     for decks in DECKS:
         arr = random_hands(rng, n_batch, decks)
         hands = [[Card.from_index(int(i)) for i in row] for row in arr[:n_scalar]]
-        rank_batch(arr[:1000])  # warm up the pool
-        b_all = rate(lambda a=arr: rank_batch(a), n_batch)
-        b_one = rate(lambda a=arr: rank_batch(a, threads=1), n_batch)
+        c_all, c_one = bench_batch("c", arr) if has_c else (float("nan"), float("nan"))
+        n_all, n_one = bench_batch("numpy", arr)
+        b_all, b_one = (c_all, c_one) if has_c else (n_all, n_one)  # what rank_batch gives by default
         s_hv = rate(lambda h=hands: [hand_value(c) for c in h], n_scalar)
         s_ev = rate(lambda h=hands: [evaluate(c) for c in h], n_scalar)
         n_best = n_scalar // 4
         s_best = rate(lambda h=hands[:n_best]: [evaluate(c).best for c in h], n_best, repeat=2)
-        # the two APIs must agree on these very hands
-        assert rank_batch(arr[:n_scalar]).tolist() == [hand_value(c) for c in hands]
+        # the two APIs (and the two kernels) must agree on these very hands
+        want = [hand_value(c) for c in hands]
+        for kernel in ("c", "numpy") if has_c else ("numpy",):
+            previous = batch.set_kernel(kernel)
+            try:
+                assert rank_batch(arr[:n_scalar]).tolist() == want, kernel
+            finally:
+                batch.set_kernel(previous)
         table.add_row(
             str(decks),
             f"{fmt_rate(s_hv)} {mark(s_hv >= TARGET_SCALAR)}",
             fmt_rate(s_ev),
             fmt_rate(s_best),
-            f"{fmt_rate(b_all)} {mark(b_all >= TARGET_BATCH)}",
-            fmt_rate(b_one),
+            f"{fmt_rate(c_all)} {mark(c_all >= TARGET_BATCH)}" if has_c else "not built",
+            fmt_rate(c_one) if has_c else "not built",
+            fmt_rate(n_all),
+            fmt_rate(n_one),
+            f"{c_one / n_one:.1f}×" if has_c else "",
         )
-        keep[decks] = {"arr": arr, "hands": hands, "scalar": s_hv, "evaluate": s_ev, "batch": b_all, "batch1": b_one}
+        keep[decks] = {"arr": arr, "hands": hands, "scalar": s_hv, "evaluate": s_ev, "batch": b_all, "batch1": b_one,
+                       "numpy": n_all, "numpy1": n_one}
     table.caption = (f"targets: scalar ≥ {TARGET_SCALAR / 1e3:.0f} k/s, batch ≥ {TARGET_BATCH / 1e6:.0f} M/s "
-                     f"(all threads); CPUs available: {threads}")
+                     f"(all threads, C kernel); C ÷ NumPy: one thread each; CPUs: {threads}; "
+                     f"default kernel: {batch.kernel()}")
     return table, keep
 
 

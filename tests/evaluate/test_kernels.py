@@ -102,12 +102,13 @@ def test_numpy_eval_rows_is_a_drop_in_for_the_c_one(dtype: type, k: int) -> None
     t = tables()
     rng = np.random.default_rng(k)
     cards = rng.integers(0, 52 if dtype is np.uint8 else 416, size=(30_000, k)).astype(dtype)
-    bad_value = 300 if dtype is np.uint8 else 416
     for start, stop, bad_row in [(0, 30_000, None), (123, 29_000, None), (5, 30_000, 20_001), (0, 9, 3),
                                  (100, 100, None), (20_000, 30_000, 10)]:
+        if dtype is np.uint8 and bad_row is not None:
+            continue  # every uint8 value is a good index
         arr = cards.copy()
         if bad_row is not None:
-            arr[bad_row, k // 2] = bad_value
+            arr[bad_row, k // 2] = 416
         outs, results = [], []
         for fn in (_kernel.eval_rows, numpy_kernel.eval_rows):
             out = np.full(len(arr), 0xFFFFFFFF, dtype=np.uint32)

@@ -11,7 +11,7 @@ Two interchangeable kernels do the work, with identical results:
     ``_kernel.c`` by ``pip install`` when a C compiler is available); it
     releases the GIL, so a large batch is split across threads.
 ``numpy``
-    :mod:`taiwan_poker.evaluate.numpy_kernel`, pure NumPy (several times
+    :mod:`taiwan_poker.evaluate.numpy_kernel`, pure NumPy (about three times
     slower); needs no compiler.
 
 The environment variable ``TAIWAN_POKER_KERNEL`` chooses, when this module is
@@ -107,7 +107,7 @@ def _initial_kernel() -> tuple[str, EvalRows]:
             return "c", _C_EVAL_ROWS
         warnings.warn(
             f"taiwan_poker: the compiled batch kernel is not available ({C_KERNEL_ERROR}); using the pure "
-            f"NumPy kernel (same results, several times slower). To get the fast one, {_HOW_TO_BUILD}; "
+            f"NumPy kernel (same results, about three times slower). To get the fast one, {_HOW_TO_BUILD}; "
             f"set {KERNEL_ENV}=numpy to choose NumPy explicitly and silence this warning.",
             KernelFallbackWarning,
             stacklevel=1,

@@ -25,25 +25,52 @@ used when the extension is not built or when ``TAIWAN_POKER_KERNEL=numpy``
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import numpy.typing as npt
+from numpy.lib.stride_tricks import sliding_window_view
 
 from .tables import HASH_BITS, HASH_MULT, HASH_SIZE
 
 MAX_INDEX = 416
-BLOCK_ROWS = 8_192  # rows per vectorised step: the temporaries stay in the CPU cache
+BLOCK_ROWS = 16_384  # rows per vectorised step: the temporaries stay in the CPU cache
 WINDOW = 8  # slots compared at once after a key's home slot
 
 _MULT = np.uint64(HASH_MULT)
 _SHIFT = np.uint64(64 - HASH_BITS)
 _MASK = HASH_SIZE - 1
 _EMPTY = np.uint64(0)
-_OFFSETS = np.arange(1, WINDOW + 1, dtype=np.intp)
 
 # Rank-count keys use the low 52 bits (13 ranks x 4 bits); above them, 3 bits a suit count that suit's cards.
 _RANK_BITS = 52
 _RANK_MASK = np.uint64((1 << _RANK_BITS) - 1)
 _SUIT_SHIFTS = [np.uint64(_RANK_BITS + 3 * s) for s in range(4)]
+
+
+def _windows(keys: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """Row ``s``: the ``WINDOW`` table slots from slot ``s`` on, wrapping round (a view of a padded copy)."""
+    global _window_cache
+    cached = _window_cache
+    if cached is not None and cached[0] is keys:
+        return cached[1]
+    padded = np.concatenate([keys[:HASH_SIZE], keys[:WINDOW]])
+    windows = sliding_window_view(padded, WINDOW)[:HASH_SIZE]
+    _window_cache = (keys, windows)
+    return windows
+
+
+_window_cache: tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]] | None = None
+_LITTLE_ENDIAN = sys.byteorder == "little"
+
+
+def _first_true(flags: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
+    """Per row of an ``m x 8`` boolean array: the first True column, 8 when there is none."""
+    if _LITTLE_ENDIAN and WINDOW == 8:  # the 8 flags of a row as one word: count its trailing zero bytes
+        word = np.ascontiguousarray(flags).view(np.uint64).ravel()
+        lowest = word & (~word + np.uint64(1))
+        return (np.bitwise_count(lowest - np.uint64(1)) >> 3).astype(np.intp)
+    return np.where(flags.any(axis=1), flags.argmax(axis=1), WINDOW)
 
 
 def probe(keys: npt.NDArray[np.uint64], wanted: npt.NDArray[np.uint64]) -> npt.NDArray[np.intp]:
@@ -54,22 +81,24 @@ def probe(keys: npt.NDArray[np.uint64], wanted: npt.NDArray[np.uint64]) -> npt.N
     go on compare the next ``WINDOW`` slots at once, as often as needed.
     """
     slot = ((wanted * _MULT) >> _SHIFT).astype(np.intp)
-    have = keys[slot]
+    have = keys.take(slot)  # take: faster than fancy indexing on 1-D tables
     hit = have == wanted
     found = np.where(hit, slot, -1)
     todo = np.flatnonzero(~hit & (have != _EMPTY))
-    base, want = slot[todo], wanted[todo]
+    if not todo.size:
+        return found
+    windows = _windows(keys)
+    base, want = (slot[todo] + 1) & _MASK, wanted[todo]  # the first slot of each key's next window
     while todo.size:
-        window = (base[:, None] + _OFFSETS) & _MASK
-        have = keys[window]
-        stop = (have == want[:, None]) | (have == _EMPTY)
-        first = stop.argmax(axis=1)
-        rows = np.arange(todo.size)
-        done = stop[rows, first]
-        hit = done & (have[rows, first] == want)
-        found[todo[hit]] = window[rows, first][hit]
+        have = windows[base]
+        first = _first_true((have == want[:, None]) | (have == _EMPTY))
+        done = first < WINDOW
+        rows = np.flatnonzero(done)
+        at = first[rows]
+        hit = have[rows, at] == want[rows]
+        found[todo[rows[hit]]] = (base[rows[hit]] + at[hit]) & _MASK
         more = ~done
-        todo, base, want = todo[more], base[more] + WINDOW, want[more]
+        todo, base, want = todo[more], (base[more] + WINDOW) & _MASK, want[more]
     return found
 
 
@@ -78,7 +107,7 @@ def lookup(
 ) -> npt.NDArray[np.uint32]:
     """Values of the wanted keys, 0 for a key that is not in the table."""
     slot = probe(keys, wanted)
-    out: npt.NDArray[np.uint32] = np.where(slot >= 0, values[slot], np.uint32(0)).astype(np.uint32, copy=False)
+    out: npt.NDArray[np.uint32] = np.where(slot >= 0, values.take(slot), np.uint32(0)).astype(np.uint32, copy=False)
     return out
 
 
@@ -108,9 +137,9 @@ def _eval_block(
 ) -> npt.NDArray[np.uint32]:
     """Values of a block of good rows (every index in 0..415, at most 7 a row)."""
     idx = block.T  # k x m: card position by row
-    total = words[idx[0]]
+    total = words.take(idx[0])
     for j in range(1, idx.shape[0]):
-        total += words[idx[j]]
+        total += words.take(idx[j])
     value = lookup(keys, nonflush, total & _RANK_MASK)
     # the first suit with five or more cards, as the C loop finds it (with 7 cards there is at most one)
     five = np.stack([((total >> shift) & np.uint64(7)) >= 5 for shift in _SUIT_SHIFTS])
