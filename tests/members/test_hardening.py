@@ -15,8 +15,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from taiwan_poker.store.models import WebSession
+from taiwan_poker.store import repo
 from taiwan_poker.web.body_limit import MAX_BODY_BYTES
+from taiwan_poker.web.members_ws import recheck_sessions
 from tests.members.conftest import AppFactory, client
 from tests.members.test_rooms_api import actor, state
 
@@ -106,35 +107,31 @@ def test_finding4_signing_in_again_rotates_the_session_and_closes_the_old_sessio
         _expect_session_ended(ws)
 
 
-def test_finding4_a_session_ended_elsewhere_stops_the_socket_before_the_next_view(app: FastAPI) -> None:
-    """Another instance (or expiry) ends the session in the database: the next message or push is refused."""
-    app.state.session_cache.ttl = 0  # what the cache's few seconds would otherwise bound
-    app.state.socket_session_recheck = 0  # and the socket's own 30-second recheck
+def test_finding4_a_session_ended_elsewhere_closes_the_socket_at_the_next_check(app: FastAPI) -> None:
+    """Another instance (or expiry) ends the session in the database: the server's session check (one query for
+    every open socket, every 15 s; run here at once) closes the socket, and nothing it sends is applied."""
     a, b, code = seated_pair(app)
     me, _, st = actor(a, b, code)
-    with me.websocket_connect(f"/ws/rooms/{code}") as ws:
+    with me.websocket_connect(f"/ws/rooms/{code}") as ws, b.websocket_connect(f"/ws/rooms/{code}") as other:
         ws.receive_json()
+        other.receive_json()
         with app.state.db.transaction() as s:
-            s.query(WebSession).delete()  # every session ends, as if signed out on another instance
-        me_again = client(app, "Mallory")  # a fresh session of someone else does not revive the old ones
-        assert me_again.get("/api/me").json()["member"]["name"] == "Mallory"
-        ws.send_text(json.dumps({"type": "action", "version": st["version"], "action": {"kind": "fold"}}))
+            repo.end_session(s, me.cookies["tp_session"])  # signed out on "another instance"
+        assert recheck_sessions(app) == 1, "only the ended session's socket is closed"
         _expect_session_ended(ws)
-    assert state(me_again, code)["version"] == st["version"], "nothing was applied"
+        other.send_text(json.dumps({"type": "ping"}))
+        assert other.receive_json() == {"type": "pong"}, "the other player's socket lives on"
+    assert state(b, code)["version"] == st["version"], "nothing was applied"
 
 
 def test_finding4_a_push_after_the_session_ended_carries_no_cards(app: FastAPI) -> None:
-    app.state.session_cache.ttl = 0
-    app.state.socket_session_recheck = 0
     a, b, code = seated_pair(app)
     me, other, st = actor(a, b, code)
     with other.websocket_connect(f"/ws/rooms/{code}") as ws:
         ws.receive_json()
-        token = other.cookies["tp_session"]
-        from taiwan_poker.store import repo
-
         with app.state.db.transaction() as s:
-            repo.end_session(s, token)  # ended on "another instance": this process was not told
+            repo.end_session(s, other.cookies["tp_session"])  # ended on "another instance"
+        recheck_sessions(app)
         kind = "call" if "call" in st["hand"]["legal"]["actions"] else "check"
         assert me.post(f"/api/rooms/{code}/actions", json={"version": st["version"],
                                                          "action": {"kind": kind}}).json()["applied"]

@@ -105,6 +105,14 @@ def member_for_session(session: Session, token: str | None) -> Member | None:
     return session.get(Member, row.member_id)
 
 
+def live_session_hashes(session: Session, hashes: set[str]) -> set[str]:
+    """Which of these session hashes still belong to a session that has not expired (one query)."""
+    if not hashes:
+        return set()
+    query = select(WebSession.token_hash).where(WebSession.token_hash.in_(hashes), WebSession.expires_at > utcnow())
+    return set(session.scalars(query))
+
+
 def end_session(session: Session, token: str) -> None:
     """Sign out: forget the session."""
     session.execute(delete(WebSession).where(WebSession.token_hash == _hash(token)))

@@ -113,6 +113,16 @@ async def _sweeper(rooms: RoomService, heap: HeapKeeper) -> None:
             log.exception("sweep failed")
 
 
+async def _session_checker(app: FastAPI) -> None:
+    """Every few seconds, close the sockets whose session ended elsewhere (one query for all of them)."""
+    while True:
+        await asyncio.sleep(max(1.0, app.state.socket_session_recheck))
+        try:
+            await asyncio.to_thread(members_ws.recheck_sessions, app)
+        except Exception:
+            log.exception("session check failed")
+
+
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     # database work runs in worker threads (asyncio.to_thread); PostgreSQL round trips release the GIL,
@@ -120,7 +130,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=32, thread_name_prefix="tp-io"))
     heap = HeapKeeper()
     heap.start()
+    app.state.metrics.watch_gc()
     sweeper = asyncio.create_task(_sweeper(app.state.rooms, heap))
+    checker = asyncio.create_task(_session_checker(app))
     app.state.ready = True
     try:
         yield
@@ -128,10 +140,12 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.ready = False  # /readyz answers 503 while shutting down: a proxy stops sending new work
         app.state.signin_pool.shutdown()
         app.state.jobs.shutdown()
-        sweeper.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sweeper
+        for task in (sweeper, checker):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         heap.stop()
+        app.state.metrics.unwatch_gc()
         app.state.db.dispose()
 
 

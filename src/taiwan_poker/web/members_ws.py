@@ -23,6 +23,7 @@ from sqlalchemy.exc import DBAPIError
 
 from ..errors import TaiwanPokerError
 from ..rooms.service import RoomService
+from ..store import repo
 from ..store.models import Member
 from .i18n import LANG_COOKIE, error_message, negotiate
 from .members_api import SESSION_COOKIE, act_json
@@ -35,7 +36,7 @@ log = logging.getLogger("taiwan_poker.web.ws")
 MAX_MESSAGE = 4096  # characters of one client message (the server's frame cap is ``WS_MAX_BYTES``)
 WS_MAX_BYTES = 64 * 1024  # uvicorn refuses larger frames before they reach the app (close 1009)
 MAX_REFUSED = 50  # rate-limited messages a socket may send before it is closed
-SESSION_RECHECK_SECONDS = 30.0  # how often a socket looks its session up again (sign-outs here close it at once)
+SESSION_RECHECK_SECONDS = 15.0  # how often the server asks which open sockets' sessions still live
 ACTION_MESSAGES = frozenset({"action", "timeout", "next"})
 
 
@@ -88,6 +89,21 @@ def handle_message(rooms: RoomService, code: str, member: Member | None, msg: di
     raise TaiwanPokerError(f"unknown message type {kind!r}", code="bad_message")
 
 
+def recheck_sessions(app: Any) -> int:
+    """Close the open sockets whose session ended where this process was not told (expiry, another instance).
+
+    One query for every open socket's session; callable from any thread.
+    Returns how many sockets it closed.
+    """
+    registry: SocketRegistry = app.state.sockets
+    keys = registry.session_keys()
+    if not keys:
+        return 0
+    with app.state.db.transaction() as s:
+        alive = repo.live_session_hashes(s, keys)
+    return registry.end_missing(alive)
+
+
 class SessionEnded(Exception):
     """The socket's session ended (sign-out, rotation, expiry): it must stop at once."""
 
@@ -120,21 +136,11 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     loop = asyncio.get_running_loop()
     background: set[asyncio.Task[None]] = set()
 
-    checked = time.monotonic()
+    sock = OpenSocket(member_id, session_key(token) if member is not None else None, address, loop, lambda: end())
 
     def signed_in() -> None:
-        """The session this socket was opened with still holds (runs in a worker thread, before any view).
-
-        Sign-out and rotation in this process close the socket at once (the
-        registry); this catches a session that ended elsewhere (expiry, another
-        instance), looked up at most every ``SESSION_RECHECK_SECONDS``.
-        """
-        nonlocal checked
-        if member is None or time.monotonic() - checked < app.state.socket_session_recheck:
-            return
-        checked = time.monotonic()
-        now = cache.member(token)
-        if now is None or now.id != member.id:
+        """The session this socket was opened with still holds (the registry marks it when it ends)."""
+        if sock.ended:
             raise SessionEnded
 
     async def send(message: dict[str, Any]) -> None:
@@ -162,7 +168,6 @@ async def room_socket(ws: WebSocket, code: str) -> None:
         background.add(task)
         task.add_done_callback(background.discard)
 
-    sock = OpenSocket(member_id, session_key(token) if member is not None else None, address, loop, end)
     registry: SocketRegistry = app.state.sockets
     try:
         registry.add(sock)
@@ -185,8 +190,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
 
     def quick_view(announced: int) -> dict[str, Any] | None:
         """A push's view straight from the room cache, on the event loop; None when it needs a thread."""
-        if member is not None and time.monotonic() - checked >= app.state.socket_session_recheck:
-            return None  # the session is due a look-up (the database)
+        signed_in()
         return rooms.cached_view(code, member, announced)
 
     async def send_state(reply: dict[str, Any] | None = None, announced: int | None = None) -> None:

@@ -9,6 +9,7 @@ limiter are read when Prometheus scrapes, so those layers need no Prometheus.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -59,6 +60,25 @@ class Metrics:
         Gauge("tp_rooms_in_memory", "Rooms whose state this instance holds in memory",
               registry=self.registry).set_function(lambda: app.state.rooms.rooms_in_memory())
         self.registry.register(_Counts(app))
+        self.gc_seconds = Histogram("tp_gc_pause_seconds", "Garbage-collector pauses by generation (GIL held)",
+                                    ["generation"], registry=self.registry,
+                                    buckets=(.001, .0025, .005, .01, .025, .05, .1, .25, .5))
+        self._gc_started = 0.0
+
+    def _gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.gc_seconds.labels(str(info.get("generation"))).observe(time.perf_counter() - self._gc_started)
+
+    def watch_gc(self) -> None:
+        """Time every collection (a start/stop callback pair: a few microseconds each)."""
+        if self._gc not in gc.callbacks:
+            gc.callbacks.append(self._gc)
+
+    def unwatch_gc(self) -> None:
+        if self._gc in gc.callbacks:
+            gc.callbacks.remove(self._gc)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

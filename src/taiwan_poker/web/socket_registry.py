@@ -3,10 +3,10 @@
 When a session ends here (sign-out, or rotation by signing in again), every
 socket opened with it is told ``session_ended`` and closed at once, from
 whichever thread ended it.  A session that ends elsewhere (expiry, or another
-instance) is caught by the socket itself: it checks the session before each
-message it handles and each state it sends, through the session cache, whose
-entries live a few seconds (``SessionCache.ttl``), so such a socket goes
-quiet within that time.
+instance) is found by the server's session check: every
+``SESSION_RECHECK_SECONDS`` one query asks which of the open sockets'
+sessions still live, and the others are closed (:meth:`end_missing`).  No
+socket looks its session up on its own, so an action never waits for it.
 """
 
 from __future__ import annotations
@@ -75,6 +75,17 @@ class SocketRegistry:
             if not self._by_address[sock.address]:
                 del self._by_address[sock.address]
 
+    def session_keys(self) -> set[str]:
+        """The sessions (hashed) that open sockets were opened with."""
+        with self._guard:
+            return {s.session for s in self._open if s.session is not None and not s.ended}
+
+    def end_missing(self, alive: set[str]) -> int:
+        """Close the sockets whose session is not in ``alive`` (ended elsewhere, or expired); returns how many."""
+        with self._guard:
+            doomed = [s for s in self._open if s.session is not None and s.session not in alive and not s.ended]
+        return self._end(doomed)
+
     def end_session(self, token: str | None) -> int:
         """Close every socket opened with this session (callable from any thread); returns how many."""
         key = session_key(token)
@@ -82,6 +93,10 @@ class SocketRegistry:
             return 0
         with self._guard:
             doomed = [s for s in self._open if s.session == key and not s.ended]
+        return self._end(doomed)
+
+    @staticmethod
+    def _end(doomed: list[OpenSocket]) -> int:
         for sock in doomed:
             sock.ended = True
             if not sock.loop.is_closed():
