@@ -57,6 +57,8 @@ class Level:
     connected: int = 0  # sockets that received their first state
     measuring: bool = False  # latencies count only once every socket is connected
     connect_seconds: float = 0.0
+    generator_cpu: float = 0.0  # CPU seconds of this load generator while measuring
+    server_cpu: float = 0.0  # CPU seconds of the server process while measuring
 
 
 async def sign_in(http: httpx.AsyncClient, name: str) -> dict[str, str]:
@@ -116,8 +118,8 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
             if time.monotonic() >= next_ping:
                 next_ping += PING_SECONDS
                 await ws.send('{"type": "ping"}')
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            try:  # wake for a message or the next keep-alive only (no polling: thousands of sockets share 2 cores)
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, next_ping - time.monotonic()))
             except TimeoutError:
                 continue
             now = time.perf_counter()
@@ -157,7 +159,8 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
             task.cancel()
 
 
-async def run_level(base: str, rooms: int, seats: int, seconds: float, think: tuple[float, float]) -> Level:
+async def run_level(base: str, rooms: int, seats: int, seconds: float, think: tuple[float, float],
+                    server_pid: int) -> Level:
     level = Level(rooms)
     sem = asyncio.Semaphore(20)
     tables = await asyncio.gather(*(setup_room(base, i, seats, sem) for i in range(rooms)))
@@ -174,11 +177,23 @@ async def run_level(base: str, rooms: int, seats: int, seconds: float, think: tu
         await asyncio.sleep(0.2)  # every socket connected and shown its table: the start-up storm is over
     level.connect_seconds = time.perf_counter() - started
     level.measuring = True
+    cpu_before, server_before = time.process_time(), server_cpu(server_pid)
     await asyncio.sleep(seconds)
+    level.generator_cpu = time.process_time() - cpu_before
+    level.server_cpu = server_cpu(server_pid) - server_before
     stop.set()
+    for task in players:
+        task.cancel()
     results = await asyncio.gather(*players, return_exceptions=True)
-    level.errors += [type(r).__name__ for r in results if isinstance(r, BaseException)]
+    level.errors += [type(r).__name__ for r in results
+                     if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
     return level
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds (user + system) the server process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def pct(values: list[float], p: float) -> float:
@@ -212,7 +227,9 @@ def main() -> None:
         server = ServerProcess(tmp / "data", tmp / "server.log", env)
         base = server.start()
         try:
-            level = asyncio.run(run_level(base, rooms, seats, args.seconds, think))  # type: ignore[arg-type]
+            assert server.proc is not None
+            level = asyncio.run(run_level(base, rooms, seats, args.seconds, think,  # type: ignore[arg-type]
+                                          server.proc.pid))
         finally:
             server.stop()
             if schema:
@@ -220,15 +237,16 @@ def main() -> None:
                     conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
         lat = level.latencies
         rows.append((backend, seats, rooms, level.actions / args.seconds, pct(lat, 50), pct(lat, 95),
-                     pct(lat, 99), len(level.errors), sorted(set(level.errors))[:3], level.connect_seconds))
+                     pct(lat, 99), len(level.errors), sorted(set(level.errors))[:3], level.connect_seconds,
+                     level.server_cpu / max(1, level.actions) * 1000, level.generator_cpu / args.seconds))
         print(f"{backend:10} seats={seats} rooms={rooms:4} done", flush=True)
     print(f"\nthink time {think[0]:g}–{think[1]:g} s per decision, {args.seconds:g} s per level, "
           f"load average {os.getloadavg()[0]:.2f}; latency = action sent → another player receives the new state")
     print(f"{'backend':10} {'seats':>5} {'rooms':>5} {'connect s':>9} {'actions/s':>10} {'p50 ms':>8} {'p95 ms':>8} "
-          f"{'p99 ms':>8} {'errors':>7}")
-    for backend, seats, rooms, aps, p50, p95, p99, errors, kinds, connect in rows:
+          f"{'p99 ms':>8} {'errors':>7} {'server CPU ms/action':>21} {'generator cores':>16}")
+    for backend, seats, rooms, aps, p50, p95, p99, errors, kinds, connect, cpu_ms, gen in rows:
         print(f"{backend:10} {seats:>5} {rooms:>5} {connect:>9.1f} {aps:>10.1f} {p50:>8.1f} {p95:>8.1f} {p99:>8.1f} "
-              f"{errors:>7} {' '.join(kinds)}")
+              f"{errors:>7} {cpu_ms:>21.2f} {gen:>16.2f} {' '.join(kinds)}")
     print("target: 500 rooms with p99 < 150 ms and no errors")
 
 
