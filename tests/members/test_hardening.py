@@ -118,6 +118,7 @@ def test_finding4_a_session_ended_elsewhere_closes_the_socket_at_the_next_check(
         with app.state.db.transaction() as s:
             repo.end_session(s, me.cookies["tp_session"])  # signed out on "another instance"
         assert recheck_sessions(app) == 1, "only the ended session's socket is closed"
+        assert app.state.sockets.end_missing(set(), set()) == 0, "a socket opened after a check is not judged by it"
         _expect_session_ended(ws)
         other.send_text(json.dumps({"type": "ping"}))
         assert other.receive_json() == {"type": "pong"}, "the other player's socket lives on"

@@ -101,7 +101,7 @@ def recheck_sessions(app: Any) -> int:
         return 0
     with app.state.db.transaction() as s:
         alive = repo.live_session_hashes(s, keys)
-    return registry.end_missing(alive)
+    return registry.end_missing(keys, alive)
 
 
 class SessionEnded(Exception):

@@ -80,10 +80,12 @@ class SocketRegistry:
         with self._guard:
             return {s.session for s in self._open if s.session is not None and not s.ended}
 
-    def end_missing(self, alive: set[str]) -> int:
-        """Close the sockets whose session is not in ``alive`` (ended elsewhere, or expired); returns how many."""
+    def end_missing(self, checked: set[str], alive: set[str]) -> int:
+        """Close the sockets of the sessions that were ``checked`` and found not ``alive`` (ended elsewhere, or
+        expired); a socket opened since the check is left alone. Returns how many were closed."""
+        gone = checked - alive
         with self._guard:
-            doomed = [s for s in self._open if s.session is not None and s.session not in alive and not s.ended]
+            doomed = [s for s in self._open if s.session in gone and not s.ended]
         return self._end(doomed)
 
     def end_session(self, token: str | None) -> int:
