@@ -118,11 +118,11 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     token = ws.cookies.get(SESSION_COOKIE)
     cache = app.state.session_cache
     address = ws.client.host if ws.client else "unknown"
+    await ws.accept()  # the handshake first: under a reconnect storm, clients must not time out waiting for it
+    started = time.monotonic()
     member: Member | None = await asyncio.to_thread(cache.member, token)
     member_id = member.id if member is not None else None
     limiter: RateLimiter = app.state.rate_limiter
-    await ws.accept()
-    started = time.monotonic()
     try:
         limiter.check("socket_open", member_id, address)
         room_id = await asyncio.to_thread(rooms.room_id, code)
