@@ -45,6 +45,7 @@ from tests.server_process import ServerProcess
 
 PG_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 PING_SECONDS = 25.0  # room.js sends {"type": "ping"} this often
+OPENING = 200  # WebSocket handshakes in flight at once
 
 
 @dataclass
@@ -98,13 +99,16 @@ def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str, str], level: Level,
-                 think: tuple[float, float], rng: random.Random, stop: asyncio.Event) -> None:
+                 think: tuple[float, float], rng: random.Random, stop: asyncio.Event,
+                 opening: asyncio.Semaphore) -> None:
     acted_on = -1
     first = True
     # like a browser: no protocol pings of its own (the server's are answered), and room.js's keep-alive message
     next_ping = time.monotonic() + rng.uniform(0, PING_SECONDS)
-    async with websockets.connect(ws_url, additional_headers={"Cookie": creds["cookie"], "Origin": origin},
-                                  max_size=2**20, ping_interval=None) as ws:
+    async with opening:  # at most OPENING handshakes at once: thousands of SYNs at once overflow the listen backlog
+        ws = await websockets.connect(ws_url, additional_headers={"Cookie": creds["cookie"], "Origin": origin},
+                                      max_size=2**20, ping_interval=None)
+    async with ws:
 
         async def act_later(version: int, message: dict[str, Any]) -> None:
             await asyncio.sleep(rng.uniform(*think))
@@ -165,11 +169,12 @@ async def run_level(base: str, rooms: int, seats: int, seconds: float, think: tu
     sem = asyncio.Semaphore(20)
     tables = await asyncio.gather(*(setup_room(base, i, seats, sem) for i in range(rooms)))
     stop = asyncio.Event()
+    opening = asyncio.Semaphore(OPENING)
     ws_base = base.replace("http://", "ws://")
     rng = random.Random(rooms)
     players = [
         asyncio.create_task(player(f"{ws_base}/ws/rooms/{code}", base, code, seat, creds[seat], level, think,
-                                   random.Random(rng.random()), stop))
+                                   random.Random(rng.random()), stop, opening))
         for code, creds in tables for seat in range(seats)
     ]
     started = time.perf_counter()
