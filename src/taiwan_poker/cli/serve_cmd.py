@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
+
+SWITCH_INTERVAL = 0.001
 
 
 def serve_command(
@@ -24,6 +27,9 @@ def serve_command(
     from ..web.members_ws import WS_MAX_BYTES
 
     configure(log_level, json_logs)
+    # hand the GIL on every millisecond instead of five: the event loop, which sends every push, waits less for the
+    # worker threads (measured: the 6-seat p99 at 500 tables fell from 125-300 ms to about 100 ms)
+    sys.setswitchinterval(SWITCH_INTERVAL)
 
     data_dir.mkdir(parents=True, exist_ok=True)
     app = create_app(data_dir=data_dir, host=host)

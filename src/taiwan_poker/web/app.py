@@ -99,6 +99,7 @@ def _warm_up() -> None:
 
 
 SWEEP_SECONDS = 1.0
+IO_THREADS = 8  # database round trips release the GIL; more threads than this only queue for it (measured under load)
 HEALTH_TIMEOUT = 2.0
 
 
@@ -127,7 +128,7 @@ async def _session_checker(app: FastAPI) -> None:
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     # database work runs in worker threads (asyncio.to_thread); PostgreSQL round trips release the GIL,
     # so more threads than cores keep the event loop and the database busy at once
-    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=32, thread_name_prefix="tp-io"))
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=IO_THREADS, thread_name_prefix="tp-io"))
     heap = HeapKeeper()
     heap.start()
     app.state.metrics.watch_gc()
