@@ -127,8 +127,9 @@ async def _session_checker(app: FastAPI) -> None:
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     # database work runs in worker threads (asyncio.to_thread); PostgreSQL round trips release the GIL,
-    # so more threads than cores keep the event loop and the database busy at once
-    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=IO_THREADS, thread_name_prefix="tp-io"))
+    # so a few more threads than cores keep the event loop and the database busy at once
+    pool = ThreadPoolExecutor(max_workers=IO_THREADS, thread_name_prefix="tp-io")
+    asyncio.get_running_loop().set_default_executor(pool)
     heap = HeapKeeper()
     heap.start()
     app.state.metrics.watch_gc()
