@@ -204,8 +204,8 @@ def test_folding_when_checking_is_possible_is_allowed_at_a_table() -> None:
     assert t.s.hand is not None and t.s.hand.complete
 
 
-def test_the_match_ends_when_one_player_holds_every_chip_and_a_rematch_is_seen_by_all() -> None:
-    t = seated_table(2)
+def play_all_in_to_the_end(t: Table) -> None:
+    """Everyone goes all in (or calls one) hand after hand until the match is over."""
     while not t.s.over:
         if not t.s.hand_running:
             t.do(Deal(None))
@@ -213,6 +213,11 @@ def test_the_match_ends_when_one_player_holds_every_chip_and_a_rematch_is_seen_b
         legal = t.s.hand.legal()  # type: ignore[union-attr]
         kind = ActionKind.ALLIN if legal.allows(ActionKind.ALLIN) else ActionKind.CALL
         t.do(Act(member_to_act(t), Action(kind)))
+
+
+def test_the_match_ends_when_one_player_holds_every_chip_and_a_rematch_is_seen_by_all() -> None:
+    t = seated_table(2)
+    play_all_in_to_the_end(t)
     assert t.s.winner is not None and sorted(t.s.stacks()) == [0, 4000]
     with pytest.raises(TableError):
         t.do(Deal(None))
@@ -234,13 +239,7 @@ def test_a_match_abandoned_by_everyone_else_is_won_by_the_last_player_with_chips
 def test_a_match_won_at_the_cards_is_not_called_a_forfeit_even_if_someone_left_earlier() -> None:
     t = seated_table(3)
     t.do(Leave(102))
-    while not t.s.over:
-        if not t.s.hand_running:
-            t.do(Deal(None))
-            continue
-        legal = t.s.hand.legal()  # type: ignore[union-attr]
-        kind = ActionKind.ALLIN if legal.allows(ActionKind.ALLIN) else ActionKind.CALL
-        t.do(Act(member_to_act(t), Action(kind)))
+    play_all_in_to_the_end(t)
     view = table_view(t.s, 100)["match"]
     assert view["left"] == [2] and view["forfeit"] is None
 
