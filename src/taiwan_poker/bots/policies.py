@@ -1,0 +1,262 @@
+"""The bots' policies: two baselines and three levels, each a function of a seat's view and a random source.
+
+Every policy is stateless: it reads the hand so far from the view's public
+history, so a bot that restarts mid-hand decides exactly as before.  The
+levels are written out for players in ``docs/bots.md``; the numbers here are
+that document's numbers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+
+from ..rules.actions import ALLIN, CALL, CHECK, FOLD, Action, ActionKind
+from .estimate import RangeWeights, equity
+from .strength import preflop_equity, preflop_rank
+from .view import BotView
+
+Policy = Callable[[BotView, random.Random], Action]
+
+
+# --- turning an intention into a legal action ----------------------------------------------------------------
+
+
+def check_or_call(v: BotView) -> Action:
+    return CHECK if v.can(ActionKind.CHECK) else CALL if v.can(ActionKind.CALL) else ALLIN
+
+
+def check_or_fold(v: BotView) -> Action:
+    return CHECK if v.can(ActionKind.CHECK) else FOLD
+
+
+def raise_to(v: BotView, to: int) -> Action:
+    """Bet or raise to a street total of about ``to`` (clamped to the legal range; the whole stack when close)."""
+    sized = ActionKind.BET if v.can(ActionKind.BET) else ActionKind.RAISE if v.can(ActionKind.RAISE) else None
+    allin_to = v.bets[v.seat] + v.stack
+    if sized is None:
+        return ALLIN if v.can(ActionKind.ALLIN) and to >= allin_to else check_or_call(v)
+    to = max(v.min_to, min(v.max_to, to))
+    left = allin_to - to
+    if to == allin_to or (left < v.pot * 0.3 and v.can(ActionKind.ALLIN) and v.max_to == allin_to):
+        return ALLIN  # what would be left behind is not worth keeping
+    return Action(sized, to)
+
+
+def pot_fraction(v: BotView, fraction: float) -> Action:
+    """Bet (or raise) ``fraction`` of the pot after calling."""
+    size = fraction * (v.pot + v.call_amount)
+    return raise_to(v, v.current_bet + max(v.big_blind, round(size)))
+
+
+def _np_rng(rng: random.Random) -> np.random.Generator:
+    return np.random.default_rng(rng.getrandbits(64))
+
+
+def _faces(v: BotView) -> tuple[int, int]:
+    return v.hole[0].face, v.hole[1].face
+
+
+# --- baselines -------------------------------------------------------------------------------------------------
+
+
+def always_call(v: BotView, rng: random.Random) -> Action:
+    """Baseline: checks or calls every time, whatever the cards."""
+    return check_or_call(v)
+
+
+def random_legal(v: BotView, rng: random.Random) -> Action:
+    """Baseline: one of the legal kinds at random; a bet or raise to a random legal amount."""
+    kind = rng.choice(v.actions)
+    if kind in (ActionKind.BET, ActionKind.RAISE):
+        return Action(kind, rng.randint(v.min_to, v.max_to))
+    return Action(kind)
+
+
+# --- level 1: the loose-passive beginner ----------------------------------------------------------------------
+
+
+def beginner(v: BotView, rng: random.Random) -> Action:
+    """Plays most hands, calls a lot, rarely bets or raises, and only with a very strong hand."""
+    if v.street == 0:
+        eq = float(preflop_equity(v.decks)[_faces(v)])
+        top = float(preflop_rank(v.decks)[_faces(v)])
+        if top <= 0.03 and v.raises_on(0) <= 1 and rng.random() < 0.5:
+            return raise_to(v, 3 * max(v.current_bet, v.big_blind))
+        if v.call_amount == 0:
+            return CHECK
+        cheap = v.call_amount <= 3 * v.big_blind
+        affordable = v.call_amount <= 0.25 * (v.stack + v.bets[v.seat])
+        if (cheap and eq >= 0.36) or (affordable and eq >= 0.45) or eq >= 0.6:
+            return CALL
+        return check_or_fold(v)
+    eq = equity(v.hole, v.board, v.burns, v.decks, [None] * len(v.opponents), 200, _np_rng(rng))
+    if v.call_amount == 0:
+        if eq >= 0.75 and rng.random() < 0.35:
+            return pot_fraction(v, 0.5)
+        return CHECK
+    if eq >= 0.9 and rng.random() < 0.2:
+        return raise_to(v, 2 * v.current_bet)
+    if eq >= 0.55 or (eq >= 0.33 and v.call_amount <= v.pot) or eq >= v.price():
+        return CALL
+    return FOLD
+
+
+# --- shared by the two stronger levels ------------------------------------------------------------------------
+
+
+def _behind(v: BotView) -> int:
+    """Players still to act after this seat preflop when nobody has raised (the blinds included)."""
+    n = len(v.stacks)
+    order = [(v.button + 3 + i) % n for i in range(n)] if len(v.live) > 2 else [v.button, (v.button + 1) % n]
+    live = [s for s in order if s in v.live]
+    return len(live) - 1 - live.index(v.seat)
+
+
+OPEN_TOP = {0: 0.5, 1: 0.36, 2: 0.27, 3: 0.22, 4: 0.18, 5: 0.15, 6: 0.13, 7: 0.12, 8: 0.11}
+
+
+def _cut(top: float, keep: float, floor: float) -> RangeWeights:
+    return RangeWeights(np.where(top <= keep, 1.0, floor))
+
+
+def _preflop_ranges(v: BotView) -> dict[int, float]:
+    """How wide each opponent's preflop range is, from what they did preflop (a share of starting hands)."""
+    widths: dict[int, float] = {}
+    raises = 0
+    for a in v.history:
+        if a.street != 0:
+            continue
+        if a.aggressive:
+            raises += 1
+            widths[a.seat] = {1: 0.25, 2: 0.08}.get(raises, 0.04)
+        elif a.kind is ActionKind.CALL:
+            widths[a.seat] = {0: 0.6, 1: 0.3, 2: 0.1}.get(raises, 0.06)
+    return widths
+
+
+def _preflop_tight(v: BotView, rng: random.Random, *, mix: bool) -> Action:
+    """Raise-or-fold preflop by the hand's rank among starting hands, by position and by the raises before."""
+    top = float(preflop_rank(v.decks)[_faces(v)])
+    raises = v.raises_on(0)
+    heads_up = len(v.live) == 2
+    if raises == 0:
+        width = OPEN_TOP.get(_behind(v), 0.11) + (0.04 if mix else 0.0)
+        if heads_up and v.seat == v.button:
+            width = 0.7 if mix else 0.6
+        if top <= width:
+            size = rng.choice((2.2, 2.5, 3.0)) if mix else 2.5
+            limpers = sum(1 for a in v.history if a.street == 0 and a.kind is ActionKind.CALL)
+            return raise_to(v, round((size + limpers) * v.big_blind))
+        if v.call_amount == 0:
+            return CHECK
+        if heads_up and top <= 0.7 and v.call_amount <= v.big_blind:
+            return CALL  # the small blind completes heads-up with most hands
+        return check_or_fold(v)
+    reraise = 0.05 if raises == 1 else 0.025
+    call = (0.3 if heads_up else 0.16) if raises == 1 else 0.06
+    if top <= reraise or (mix and raises == 1 and 0.2 <= top <= 0.26 and rng.random() < 0.3):
+        return raise_to(v, 3 * v.current_bet)
+    if top <= call and v.call_amount <= 0.35 * (v.stack + v.bets[v.seat]):
+        return CALL
+    if top <= reraise * 2 and v.call_amount > 0:
+        return CALL  # a strong hand facing a big raise calls rather than folds
+    return check_or_fold(v)
+
+
+def _value_cut(opponents: int) -> float:
+    return 0.6 if opponents == 1 else 0.5 if opponents == 2 else 0.42
+
+
+# --- level 2: the solid tight-aggressive player ---------------------------------------------------------------
+
+
+def solid(v: BotView, rng: random.Random) -> Action:
+    """Tight and aggressive: equity against each opponent's preflop range, pot odds, value bets."""
+    if v.street == 0:
+        return _preflop_tight(v, rng, mix=False)
+    top = preflop_rank(v.decks)
+    widths = _preflop_ranges(v)
+    ranges = [_cut(top, widths[s], 0.05) if s in widths else None for s in v.opponents]
+    eq = equity(v.hole, v.board, v.burns, v.decks, ranges, 400, _np_rng(rng))
+    n = len(v.opponents)
+    if v.call_amount == 0:
+        if eq >= _value_cut(n):
+            return pot_fraction(v, 0.66)
+        if v.street == 1 and n == 1 and v.aggressor(0) == v.seat and eq >= 0.35 and rng.random() < 0.5:
+            return pot_fraction(v, 0.5)  # a continuation bet
+        return CHECK
+    if eq >= _value_cut(n) + 0.15:
+        return raise_to(v, 3 * v.current_bet)
+    if eq >= v.price() + 0.03:
+        return CALL
+    return FOLD
+
+
+# --- level 3: the stronger player ------------------------------------------------------------------------------
+
+_CODES = 10  # category codes 0 (five of a kind) .. 9 (high card)
+# How much likelier each made hand is after a bet or raise / a call / only checks on that street.
+_AGGRESSIVE = np.array([1.0] * 7 + [0.9, 0.55, 0.25])
+_CALLED = np.array([0.6] * 7 + [0.8, 1.0, 0.45])
+_CHECKED = np.array([0.3] * 7 + [0.45, 0.85, 1.0])
+BLUFF = {1: 0.33, 2: 0.25, 3: 0.18}  # how often it bets with little equity when checked to heads-up
+SEMI_BLUFF = 0.35  # how often it bets a drawing hand (some equity, not enough for value) on the flop and turn
+CHECK_RAISE = 0.3  # how often it checks a strong hand out of position to raise
+
+
+def _narrowed(v: BotView, seat: int, width: float | None, top: np.ndarray) -> RangeWeights | None:
+    streets: list[tuple[int, np.ndarray]] = []
+    for street in range(1, v.street + 1):
+        acts = v.acted(seat, street)
+        if not acts:
+            continue
+        if any(a.aggressive for a in acts):
+            streets.append((street, _AGGRESSIVE))
+        elif any(a.kind is ActionKind.CALL for a in acts):
+            streets.append((street, _CALLED))
+        else:
+            streets.append((street, _CHECKED))
+    if width is None and not streets:
+        return None
+    faces = np.where(top <= width, 1.0, 0.04) if width is not None else np.ones((52, 52))
+    return RangeWeights(faces, tuple(streets))
+
+
+def _last_to_act(v: BotView) -> bool:
+    """Whether this seat acts last on the flop and later (it holds the button among the live seats)."""
+    n = len(v.stacks)
+    order = [(v.button + 1 + i) % n for i in range(n)]
+    return [s for s in order if s in v.live][-1] == v.seat
+
+
+def strong(v: BotView, rng: random.Random) -> Action:
+    """Reads ranges from actions street by street, mixes bet sizes, bluffs and check-raises at set rates."""
+    if v.street == 0:
+        return _preflop_tight(v, rng, mix=True)
+    top = preflop_rank(v.decks)
+    widths = _preflop_ranges(v)
+    ranges = [_narrowed(v, s, widths.get(s), top) for s in v.opponents]
+    eq = equity(v.hole, v.board, v.burns, v.decks, ranges, 500, _np_rng(rng))
+    n = len(v.opponents)
+    cut = _value_cut(n)
+    if v.call_amount == 0:
+        if eq >= cut:
+            if not _last_to_act(v) and v.street < 3 and rng.random() < CHECK_RAISE:
+                return CHECK  # to raise when they bet
+            return pot_fraction(v, rng.choice((0.75, 1.0)) if eq >= 0.8 else rng.choice((0.33, 0.5, 0.66)))
+        if n == 1 and eq < 0.3 and rng.random() < BLUFF[v.street]:
+            return pot_fraction(v, rng.choice((0.66, 1.0)))
+        if n == 1 and v.street < 3 and eq >= 0.3 and rng.random() < SEMI_BLUFF:
+            return pot_fraction(v, 0.5)
+        return CHECK
+    price = v.price()
+    if eq >= cut + 0.12:
+        return raise_to(v, round(rng.choice((2.5, 3.0)) * v.current_bet))
+    if n == 1 and v.street < 3 and 0.3 <= eq < price and rng.random() < 0.12:
+        return raise_to(v, 3 * v.current_bet)  # a semi-bluff raise
+    if eq >= price + 0.02:
+        return CALL
+    return FOLD

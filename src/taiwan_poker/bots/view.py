@@ -1,0 +1,147 @@
+"""What a bot sees: its seat's view, the same one a browser gets, read into typed fields.
+
+A bot is a client of its seat.  :func:`seat_view` builds its input only from
+:func:`taiwan_poker.rules.views.view` and :func:`~taiwan_poker.rules.views.events_for`
+for that seat, the functions that decide what a browser may see: its own hole
+cards and private burn, the board, stacks, bets and pots, and the public
+actions.  Another seat's cards, a dealer burn and the shoe are not in those
+views, so they cannot reach a bot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card, parse_cards
+from ..rules.actions import ActionKind
+from ..rules.hand import Hand
+from ..rules.views import events_for, view
+
+STREETS = ("preflop", "flop", "turn", "river")
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A public action: on which street (0 preflop .. 3 river), by which seat, what, to which street total."""
+
+    street: int
+    seat: int
+    kind: ActionKind
+    to: int
+    amount: int
+    allin: bool
+    aggressive: bool  # a bet or a raise (an all-in counts when it raised the street's bet)
+
+
+@dataclass(frozen=True, slots=True)
+class BotView:
+    """One seat's view when it is to act (every field is public or that seat's own)."""
+
+    seat: int
+    decks: int
+    big_blind: int
+    button: int
+    street: int
+    hole: tuple[Card, ...]
+    burns: tuple[Card, ...]
+    board: tuple[Card, ...]
+    pot: int  # every chip put in this hand, this street's bets included
+    current_bet: int
+    bets: tuple[int, ...]
+    stacks: tuple[int, ...]
+    live: tuple[int, ...]  # seats still in the hand (not folded), this one included
+    actions: tuple[ActionKind, ...]
+    call_amount: int
+    min_to: int
+    max_to: int
+    history: tuple[Seen, ...]
+
+    @property
+    def opponents(self) -> tuple[int, ...]:
+        return tuple(s for s in self.live if s != self.seat)
+
+    @property
+    def to_call(self) -> int:
+        return self.call_amount
+
+    @property
+    def stack(self) -> int:
+        return self.stacks[self.seat]
+
+    @property
+    def known(self) -> tuple[Card, ...]:
+        """Every physical card this seat knows is not in the unseen stock: hole, own burn, board."""
+        return self.hole + self.burns + self.board
+
+    def price(self) -> float:
+        """The share of the pot a call costs (break-even equity); 0 when nothing is to call."""
+        if self.call_amount <= 0:
+            return 0.0
+        return self.call_amount / (self.pot + self.call_amount)
+
+    def can(self, kind: ActionKind) -> bool:
+        return kind in self.actions
+
+    def acted(self, seat: int, street: int) -> tuple[Seen, ...]:
+        return tuple(a for a in self.history if a.seat == seat and a.street == street)
+
+    def raises_on(self, street: int) -> int:
+        """Bets and raises (all-ins above the current bet included) made on ``street``."""
+        return sum(1 for a in self.history if a.street == street and a.aggressive)
+
+    def aggressor(self, street: int) -> int | None:
+        """The last seat to bet or raise on ``street``."""
+        last = None
+        for a in self.history:
+            if a.street == street and a.aggressive:
+                last = a.seat
+        return last
+
+
+def from_views(seat_view: dict[str, Any], events: Sequence[dict[str, Any]], decks: int, big_blind: int) -> BotView:
+    """Read a seat's view (:func:`~taiwan_poker.rules.views.view`) and its visible events into a :class:`BotView`."""
+    you = seat_view.get("you")
+    legal = seat_view.get("legal")
+    if you is None or legal is None:
+        raise ValueError("a bot acts only for a seat that is dealt in and to act")
+    history: list[Seen] = []
+    street = 0
+    level = big_blind  # the street's bet to beat (preflop: the big blind)
+    for ev in events:
+        kind = ev.get("type")
+        if kind == "board_dealt":
+            street += 1
+            level = 0
+        elif kind == "action":
+            to = ev["to"]
+            history.append(Seen(street, ev["seat"], ActionKind(ev["kind"]), to, ev["amount"], ev["allin"], to > level))
+            level = max(level, to)
+    seats = seat_view["seats"]
+    return BotView(
+        seat=you["seat"],
+        decks=decks,
+        big_blind=big_blind,
+        button=seat_view["button"],
+        street=STREETS.index(seat_view["street"]),
+        hole=tuple(parse_cards(you["hole"], decks)),
+        burns=tuple(parse_cards([b for b in you["burns"] if b is not None], decks)),
+        board=tuple(parse_cards(seat_view["board"], decks)),
+        pot=seat_view["pot"],
+        current_bet=seat_view["current_bet"],
+        bets=tuple(s["bet"] for s in seats),
+        stacks=tuple(s["stack"] for s in seats),
+        live=tuple(s["seat"] for s in seats if s["in_hand"] and not s["folded"]),
+        actions=tuple(ActionKind(a) for a in legal["actions"]),
+        call_amount=legal["call_amount"],
+        min_to=legal.get("min_raise_to", legal.get("min_bet_to", 0)),
+        max_to=legal.get("max_raise_to", legal.get("max_bet_to", 0)),
+        history=tuple(history),
+    )
+
+
+def seat_view(hand: Hand, seat: int) -> BotView:
+    """The bot's input for ``seat``: built from the seat's browser view and nothing else."""
+    rules = hand.rules
+    return from_views(view(hand, seat), events_for(hand, seat), rules.decks, rules.big_blind)
