@@ -25,7 +25,8 @@ class ServerProcess:
         self.data_dir = data_dir
         self.log_path = log_path
         # tests drive the server at machine speed from one address: the rate limits stay on, 50 times wider
-        self.env = {**os.environ, "TP_RATE_LIMIT_SCALE": "50", **(env or {})}
+        self.env = {**os.environ, "TP_RATE_LIMIT_SCALE": "50", "TP_BOT_PAUSE": "0,0",
+                    **(env or {})}
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None

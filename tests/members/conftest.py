@@ -50,6 +50,7 @@ def make_app(tmp_path: Path) -> AppFactory:
             # these tests play whole matches at machine speed, far beyond a human's pace; the limits are on
             # (the same code runs) but 50 times wider. tests/members/test_rate_limits.py tests them as shipped.
             "rate_limit_scale": 50.0,
+            "bot_pause": (0.0, 0.0),  # bots act at once in tests (live play pauses 0.5-1.5 s)
         }
         fields.update(over)
         return create_app(tmp_path, warm=False, settings=Settings(**fields))

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 
 import numpy as np
+import numpy.typing as npt
 
 from ..rules.actions import ALLIN, CALL, CHECK, FOLD, Action, ActionKind
 from .estimate import RangeWeights, equity
@@ -118,7 +119,7 @@ def _behind(v: BotView) -> int:
 OPEN_TOP = {0: 0.5, 1: 0.36, 2: 0.27, 3: 0.22, 4: 0.18, 5: 0.15, 6: 0.13, 7: 0.12, 8: 0.11}
 
 
-def _cut(top: float, keep: float, floor: float) -> RangeWeights:
+def _cut(top: npt.NDArray[np.float64], keep: float, floor: float) -> RangeWeights:
     return RangeWeights(np.where(top <= keep, 1.0, floor))
 
 
@@ -207,8 +208,8 @@ SEMI_BLUFF = 0.35  # how often it bets a drawing hand (some equity, not enough f
 CHECK_RAISE = 0.3  # how often it checks a strong hand out of position to raise
 
 
-def _narrowed(v: BotView, seat: int, width: float | None, top: np.ndarray) -> RangeWeights | None:
-    streets: list[tuple[int, np.ndarray]] = []
+def _narrowed(v: BotView, seat: int, width: float | None, top: npt.NDArray[np.float64]) -> RangeWeights | None:
+    streets: list[tuple[int, npt.NDArray[np.float64]]] = []
     for street in range(1, v.street + 1):
         acts = v.acted(seat, street)
         if not acts:

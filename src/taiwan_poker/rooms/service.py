@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,8 @@ from typing import Any
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
+from ..bots.levels import DEFAULT_LEVEL, policy_of
+from ..bots.view import seat_view
 from ..cards import RandomSource, live_rng
 from ..errors import TaiwanPokerError
 from ..lru import LruMap
@@ -30,6 +33,7 @@ from ..store.db import Database
 from ..store.models import Member, utcnow
 from ..tables import (
     Act,
+    AddBot,
     Away,
     Back,
     Command,
@@ -39,6 +43,7 @@ from ..tables import (
     Leave,
     Open,
     Rematch,
+    RemoveBot,
     TableError,
     TableEvent,
     TableState,
@@ -78,6 +83,7 @@ QUARANTINED = "quarantined"  # the status of a room whose log cannot be replayed
 CACHE_ROOMS = 2000  # rooms whose folded state one process keeps (the rest are rebuilt from the log on demand)
 CACHE_IDLE_SECONDS = 15 * 60.0
 ROOM_IDS_REMEMBERED = 50_000
+BOT_PAUSE = (0.5, 1.5)  # seconds a bot waits before it acts in live play, drawn at random (0 in tests)
 
 
 class RoomError(TaiwanPokerError):
@@ -160,8 +166,14 @@ class RoomService:
         action_clock: int = ACTION_CLOCK_SECONDS,
         cache_capacity: int = CACHE_ROOMS,
         cache_idle_seconds: float = CACHE_IDLE_SECONDS,
+        bot_pause: tuple[float, float] = BOT_PAUSE,
+        on_bot_turn: Callable[[str, float], None] | None = None,
     ) -> None:
+        """``on_bot_turn(code, seconds)`` is told, after a commit, that a bot is to act in that many seconds
+        (the app schedules :meth:`play_bot` then; the sweeper catches any turn that call misses)."""
         self.db = db
+        self.bot_pause = bot_pause
+        self.on_bot_turn = on_bot_turn
         self.action_clock = action_clock
         self.hub = hub or RoomHub()
         self.clock = clock
@@ -239,6 +251,9 @@ class RoomService:
         phase = state.phase
         if phase is not Phase.PLAYING:
             return phase.value, None
+        if state.bot_to_act() is not None:  # a bot acts after a short, human-like pause, never on the clock
+            low, high = self.bot_pause
+            return phase.value, self.clock() + dt.timedelta(seconds=random.uniform(low, high))
         if state.hand_running:
             return phase.value, self.clock() + dt.timedelta(seconds=state.rules.action_clock)
         return phase.value, self.clock() + NEXT_HAND_DELAY
@@ -253,7 +268,7 @@ class RoomService:
                                      status=status, deadline=deadline, rules=rules)
         assert version == state.version
         for event in events:
-            if isinstance(event, PlayerSat):
+            if isinstance(event, PlayerSat) and event.bot is None:  # a bot has no member account
                 repo.seat_taken(conn, row.id, event.seat, event.member)
             elif isinstance(event, PlayerLeft):
                 repo.seat_left(conn, row.id, event.seat, self.clock())
@@ -285,7 +300,13 @@ class RoomService:
             self._cache.put(room_id, new)  # only now, after the commit
             out = self._view(new, member)
         self.hub.publish(room_id, new.state.version)
+        self._tell_bot_turn(new)
         return ActResult(True, out)
+
+    def _tell_bot_turn(self, room: _Room) -> None:
+        deadline = _aware(room.row.deadline)
+        if self.on_bot_turn is not None and deadline is not None and room.state.bot_to_act() is not None:
+            self.on_bot_turn(room.row.code, max(0.0, (deadline - self.clock()).total_seconds()))
 
     def _checked(self, code: str, member: Member | None, command: Command, version: object, key: object = None
                  ) -> ActResult:
@@ -304,16 +325,35 @@ class RoomService:
     # -- tables and seats -----------------------------------------------------------------------------------
 
     def create_room(self, member: Member, decks: object = DEFAULT_DECKS, seats: object = DEFAULT_SEATS,
-                    stack: object = DEFAULT_STACK, blinds: object = DEFAULT_BLINDS) -> str:
-        """A new table with the member in seat 0; returns its code."""
-        rules = table_rules(decks, seats, stack, blinds, self.action_clock)
-        with self.db.engine.begin() as conn:
-            return self._open(conn, member, rules)
+                    stack: object = DEFAULT_STACK, blinds: object = DEFAULT_BLINDS, bots: object = 0,
+                    level: object = None) -> str:
+        """A new table with the member in seat 0 (and ``bots`` bots of ``level`` beside them); returns its code.
 
-    def _open(self, conn: Connection, member: Member, rules: RuleSet) -> str:
+        A table whose seats the bots fill deals its first hand at once: one click starts a solo game.
+        """
+        rules = table_rules(decks, seats, stack, blinds, self.action_clock)
+        count = _whole(bots, "bots", range(0, rules.seats), "bad_bots")
+        level = DEFAULT_LEVEL if level is None else level
+        if count and not isinstance(level, str):
+            raise RoomError(f"a bot level is a name such as {DEFAULT_LEVEL!r}, not {level!r}", code="bad_level")
+        with self.db.engine.begin() as conn:
+            room = self._open(conn, member, rules, [str(level)] * count)
+        self._cache.put(room.row.id, room)  # only now, after the commit
+        self._tell_bot_turn(room)
+        return room.row.code
+
+    def _open(self, conn: Connection, member: Member, rules: RuleSet, bots: Sequence[str] = ()) -> _Room:
         row = repo.insert_room(conn, member.id, rules.to_json())
-        self._store(conn, row, None, decide(None, Open(rules, member.id, member.display_name)))
-        return row.code
+        events = decide(None, Open(rules, member.id, member.display_name))
+        state = fold(events)
+        try:
+            for level in bots:
+                more = decide(state, AddBot(member.id, level), self.rng_factory())
+                events += more
+                state = fold(more, state)
+        except TableError as exc:
+            raise RoomError(exc.message, code=exc.code, **exc.params) from None
+        return self._store(conn, row, None, events)
 
     def configure(self, code: str, member: Member, decks: object = DEFAULT_DECKS, seats: object = DEFAULT_SEATS,
                   stack: object = DEFAULT_STACK, blinds: object = DEFAULT_BLINDS) -> dict[str, Any]:
@@ -335,6 +375,42 @@ class RoomService:
     def back(self, code: str, member: Member) -> dict[str, Any]:
         return self._run(code, member, Back(member.id)).state
 
+    def add_bot(self, code: str, member: Member, level: object = None) -> dict[str, Any]:
+        """The creator seats a bot (``level`` None: the default level) in the first free seat."""
+        level = DEFAULT_LEVEL if level is None else level
+        if not isinstance(level, str):
+            raise RoomError(f"a bot level is a name such as {DEFAULT_LEVEL!r}, not {level!r}", code="bad_level")
+        return self._run(code, member, AddBot(member.id, level)).state
+
+    def remove_bot(self, code: str, member: Member, seat: object) -> dict[str, Any]:
+        """The creator takes the bot in ``seat`` off the table between hands."""
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise RoomError(f"a seat is a whole number, not {seat!r}", code="no_bot")
+        return self._run(code, member, RemoveBot(member.id, seat)).state
+
+    def play_bot(self, code: str) -> bool:
+        """If a bot is to act and its pause is over, decide from its seat's view and apply it like any action."""
+        room_id = self.room_id(code)
+        room = self._read(room_id, code)
+        turn = room.state.bot_to_act()
+        deadline = _aware(room.row.deadline)
+        if turn is None or (deadline is not None and self.clock() < deadline):
+            return False
+        seat, occupant = turn
+        hand = room.state.hand
+        assert hand is not None and occupant.bot is not None
+        try:
+            action = policy_of(occupant.bot)(seat_view(hand, seat), random.SystemRandom())
+        except Exception:  # a bot's bug must not stop the table: it checks or folds instead
+            self._count("bot")
+            log.exception("a bot failed to decide", extra={"room": code})
+            legal = hand.legal()
+            action = Action(ActionKind.CHECK if legal.allows(ActionKind.CHECK) else ActionKind.FOLD)
+        try:
+            return self._run(code, None, Act(occupant.member, action), room.state.version).applied
+        except repo.StaleVersion:  # another process moved the table on first
+            return False
+
     def rematch(self, code: str, member: Member) -> str:
         """After a match, a player opens a new table with the same rules; everyone at this one sees its code."""
         room_id = self.room_id(code)
@@ -342,15 +418,19 @@ class RoomService:
             room = self._read(room_id, code)
             if room.state.rematch is not None:
                 return room.state.rematch
+            bots = [x.bot for x in room.state.seats if x is not None and x.bot is not None]
             with self.db.engine.begin() as conn:
-                new_code = self._open(conn, member, room.state.rules)
+                opened = self._open(conn, member, room.state.rules, bots)  # a solo table's bots come along
+                new_code = opened.row.code
                 try:
                     events = decide(room.state, Rematch(member.id, new_code))
                 except TableError as exc:
                     raise RoomError(exc.message, code=exc.code) from None
                 new = self._store(conn, room.row, room.state, events)
             self._cache.put(room_id, new)
+            self._cache.put(opened.row.id, opened)
         self.hub.publish(room_id, new.state.version)
+        self._tell_bot_turn(opened)
         return new_code
 
     def act(self, code: str, member: Member, action: object, version: object, key: object = None) -> ActResult:
@@ -475,6 +555,8 @@ class RoomService:
         room = self._read(room_id, code)
         if deadline is None or room.state.phase is not Phase.PLAYING:
             return False
+        if room.state.bot_to_act() is not None:
+            return self.play_bot(code)
         if room.state.hand_running:
             if now < deadline + TIMEOUT_GRACE:
                 return False

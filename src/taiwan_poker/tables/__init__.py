@@ -8,6 +8,7 @@
 from .events import TableEvent, event_from_json, event_to_json, visible_to
 from .machine import (
     Act,
+    AddBot,
     Away,
     Back,
     Command,
@@ -17,6 +18,7 @@ from .machine import (
     Leave,
     Open,
     Rematch,
+    RemoveBot,
     TableError,
     TimeOut,
     chips_conserved,
@@ -29,7 +31,7 @@ from .state import Phase, SeatState, TableState
 from .views import history, table_view
 
 __all__ = [
-    "Act", "Away", "Back", "Command", "Configure", "Deal", "Join", "Leave", "Open", "Phase", "Rematch", "SeatState",
-    "TableError", "TableEvent", "TableState", "TimeOut", "chips_conserved", "decide", "event_from_json",
-    "event_to_json", "evolve", "fold", "history", "legal_for", "table_view", "visible_to",
+    "Act", "AddBot", "Away", "Back", "Command", "Configure", "Deal", "Join", "Leave", "Open", "Phase", "Rematch",
+    "RemoveBot", "SeatState", "TableError", "TableEvent", "TableState", "TimeOut", "chips_conserved", "decide",
+    "event_from_json", "event_to_json", "evolve", "fold", "history", "legal_for", "table_view", "visible_to",
 ]

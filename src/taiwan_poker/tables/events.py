@@ -30,12 +30,13 @@ class SettingsChanged(NamedTuple):
 
 
 class PlayerSat(NamedTuple):
-    """A member took a seat with a starting stack; they are dealt in from the next hand."""
+    """A member (or a bot of level ``bot``) took a seat with a starting stack; dealt in from the next hand."""
 
     seat: int
     member: int
     name: str
     stack: int
+    bot: str | None = None
 
 
 class PlayerLeft(NamedTuple):
@@ -123,6 +124,8 @@ def event_from_json(obj: dict[str, Any]) -> TableEvent:
     try:
         fields: dict[str, Any] = {}
         for name in cls._fields:
+            if name not in obj and name in cls._field_defaults:  # a field added later: older logs lack it
+                continue
             raw = obj[name]
             if name == "rules":
                 fields[name] = RuleSet.from_json(raw)

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
+from ..bots.levels import LEVELS
 from ..cards import RandomSource
 from ..errors import TaiwanPokerError
 from ..rules.actions import Action, ActionKind, IllegalActionError
@@ -109,6 +110,20 @@ class Back(NamedTuple):
     member: int
 
 
+class AddBot(NamedTuple):
+    """The creator seats a bot of ``level`` in the first free seat (before the first hand or between hands)."""
+
+    member: int
+    level: str
+
+
+class RemoveBot(NamedTuple):
+    """The creator takes the bot in ``seat`` off the table (between hands); its chips leave with it."""
+
+    member: int
+    seat: int
+
+
 class Rematch(NamedTuple):
     """Open a rematch; the shell has made the new table, whose ``code`` everyone here will see."""
 
@@ -116,7 +131,7 @@ class Rematch(NamedTuple):
     code: str
 
 
-Command = Open | Configure | Join | Leave | Act | TimeOut | Deal | Away | Back | Rematch
+Command = Open | Configure | Join | Leave | Act | TimeOut | Deal | Away | Back | Rematch | AddBot | RemoveBot
 
 
 # --- evolve -----------------------------------------------------------------------------------------------------
@@ -134,13 +149,13 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
         return _evolve_hand(state, event)
     if isinstance(event, PlayerSat):
         state = replace(state, bought_in=state.bought_in + event.stack)
-        return state.with_seat(event.seat, SeatState(event.member, event.name, event.stack))
+        return state.with_seat(event.seat, SeatState(event.member, event.name, event.stack, bot=event.bot))
     if isinstance(event, PlayerLeft):
         seat = state.seats[event.seat]
         assert seat is not None
         state = replace(state, removed=state.removed + event.removed, just_left=event.seat,
                         departed=(*state.departed, Departed(event.seat, seat.member, seat.name,
-                                                            state.started and not state.over)))
+                                                            state.started and not state.over, seat.bot)))
         return state.with_seat(event.seat, None)
     if isinstance(event, PlayerAway | PlayerBack):
         seat = state.seats[event.seat]
@@ -211,7 +226,7 @@ def decide(state: TableState | None, command: Command, rng: RandomSource | None 
         raise TableError("no such table", code="room_not_found")
     events = _primary(state, command, rng)
     after = fold(events, state) if events else state
-    return events + settle(after, rng, deal_when_full=isinstance(command, Join))
+    return events + settle(after, rng, deal_when_full=isinstance(command, Join | AddBot))
 
 
 def _primary(state: TableState, command: Command, rng: RandomSource | None) -> list[TableEvent]:
@@ -256,6 +271,8 @@ def _primary(state: TableState, command: Command, rng: RandomSource | None) -> l
         if taken and max(taken) >= command.rules.seats:
             raise TableError("fewer seats than the players already seated", code="bad_seats")
         return [SettingsChanged(command.rules)]
+    if isinstance(command, AddBot | RemoveBot):
+        return _bots(state, command)
     if isinstance(command, Rematch):
         if state.ever_seat_of(command.member) is None:
             raise TableError("only a player of this table can ask for a rematch", code="not_seated")
@@ -300,6 +317,29 @@ def _join(state: TableState, command: Join) -> list[TableEvent]:
     return [PlayerSat(free[0], command.member, command.name, state.rules.starting_stack)]
 
 
+def _bots(state: TableState, command: AddBot | RemoveBot) -> list[TableEvent]:
+    """Seat or remove a bot: the creator's choice, before the first hand or between hands."""
+    if command.member != state.creator:
+        raise TableError("only the table's creator may seat or remove bots", code="not_creator")
+    if state.over:
+        raise TableError("this match is over", code="match_over")
+    if state.hand_running:
+        raise TableError("bots join or leave between hands", code="hand_in_progress")
+    if isinstance(command, RemoveBot):
+        seat = command.seat
+        occupant = state.seats[seat] if isinstance(seat, int) and 0 <= seat < len(state.seats) else None
+        if occupant is None or occupant.bot is None:
+            raise TableError(f"seat {seat!r} holds no bot", code="no_bot")
+        return [PlayerLeft(seat, occupant.stack)]
+    if command.level not in LEVELS:
+        raise TableError(f"unknown bot level {command.level!r}: {', '.join(LEVELS)}", code="bad_level")
+    free = [i for i, s in enumerate(state.seats) if s is None]
+    if not free:
+        raise TableError("this table's seats are taken", code="room_full")
+    bot_id = -(state.version + 1)  # unique at this table, and no member's number
+    return [PlayerSat(free[0], bot_id, f"Bot {free[0] + 1}", state.rules.starting_stack, command.level)]
+
+
 def _leave(state: TableState, member: int) -> list[TableEvent]:
     seat = _seated(state, member)
     events: list[TableEvent] = []
@@ -325,7 +365,7 @@ def _deal(state: TableState, member: int | None, rng: RandomSource | None) -> li
         _seated(state, member)
         if not state.started and member != state.creator and state.seat_of(state.creator) is not None:
             raise TableError("the table's creator deals the first hand", code="not_creator")
-    if len(state.present()) < 2:
+    if len(state.present()) < 2 or not state.members_present():
         raise TableError("fewer than two players are here; the table waits", code="table_paused")
     return _wrap(len(state.hands) + 1, _start_hand(state, rng).events)
 
@@ -357,7 +397,8 @@ def _next_consequence(state: TableState, rng: RandomSource | None, deal_when_ful
     if hand is not None and not hand.complete:
         seat = hand.to_act
         occupant = state.seats[seat] if seat is not None else None
-        if seat is not None and (occupant is None or occupant.away):  # away: checked or folded at once
+        if seat is not None and (occupant is None or occupant.away or not state.members_seated()):
+            # away (or bots left alone): checked or folded at once
             fork = hand.fork()
             return _wrap(hand.hand_no, fork.timeout())
         return []
@@ -367,11 +408,13 @@ def _next_consequence(state: TableState, rng: RandomSource | None, deal_when_ful
         holders = state.with_chips()
         if len(holders) <= 1:
             return [MatchEnded(holders[0] if holders else None)]
+        if not state.members_seated():
+            return [MatchEnded(None)]  # every member left: bots do not play on for themselves
         return []
-    if state.departed and all(s is None for s in state.seats):
-        return [MatchEnded(None)]  # everyone left before the first hand: the table closes
+    if state.departed and not state.members_seated():
+        return [MatchEnded(None)]  # every member left before the first hand: the table closes
     full = all(s is not None for s in state.seats)
-    if full and deal_when_full and len(state.present()) >= 2:
+    if full and deal_when_full and len(state.present()) >= 2 and state.members_present():
         return _wrap(1, _start_hand(state, rng).events)  # the table is full: the first hand is dealt
     return []
 
@@ -393,6 +436,7 @@ def legal_for(state: TableState, seat: int | None) -> list[str] | None:
 
 
 __all__ = [
-    "Act", "Away", "Back", "Command", "Configure", "Deal", "IllegalActionError", "Join", "Leave", "Open", "Rematch",
-    "TableError", "TimeOut", "chips_conserved", "decide", "evolve", "fold", "legal_for", "settle",
+    "Act", "AddBot", "Away", "Back", "Command", "Configure", "Deal", "IllegalActionError", "Join", "Leave", "Open",
+    "Rematch", "RemoveBot", "TableError", "TimeOut", "chips_conserved", "decide", "evolve", "fold", "legal_for",
+    "settle",
 ]

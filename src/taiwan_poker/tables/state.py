@@ -25,13 +25,18 @@ class Phase(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class SeatState:
-    """A seated player: chips behind (before the current hand), away or present, time-outs in a row."""
+    """A seated player: chips behind (before the current hand), away or present, time-outs in a row.
+
+    A bot's seat has ``bot`` (its level) and a negative ``member`` number that
+    no member account has.
+    """
 
     member: int
     name: str
     stack: int
     away: bool = False
     timeouts: int = 0
+    bot: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +47,7 @@ class Departed:
     member: int
     name: str
     during_match: bool = False  # left after the first hand was dealt (and before the match ended)
+    bot: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +125,21 @@ class TableState:
         """Seats whose players are here (not away) and have chips."""
         return [i for i, s in enumerate(self.seats) if s is not None and not s.away and s.stack > 0]
 
+    def members_present(self) -> bool:
+        """Whether a member (not a bot) is seated and here: bots alone do not play on."""
+        return any(s is not None and s.bot is None and not s.away for s in self.seats)
+
+    def members_seated(self) -> bool:
+        return any(s is not None and s.bot is None for s in self.seats)
+
+    def bot_to_act(self) -> tuple[int, SeatState] | None:
+        """The seat to act and its occupant, when a bot is to act in the running hand."""
+        hand = self.hand
+        if hand is None or hand.complete or self.over or hand.to_act is None:
+            return None
+        occupant = self.seats[hand.to_act]
+        return (hand.to_act, occupant) if occupant is not None and occupant.bot is not None else None
+
     def with_chips(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s is not None and s.stack > 0]
 
@@ -128,7 +149,7 @@ class TableState:
             return Phase.OVER
         if not self.started:
             return Phase.WAITING
-        if self.hand_running or len(self.present()) >= 2:
+        if self.hand_running or (len(self.present()) >= 2 and self.members_present()):
             return Phase.PLAYING
         return Phase.PAUSED
 

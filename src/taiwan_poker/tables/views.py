@@ -34,11 +34,11 @@ def players(state: TableState) -> list[dict[str, Any]]:
     stacks = state.stacks()
     out: list[dict[str, Any]] = [
         {"seat": i, "name": s.name, "left": False, "away": s.away, "stack": stacks[i],
-         "creator": s.member == state.creator}
+         "creator": s.member == state.creator, "bot": s.bot is not None, "level": s.bot}
         for i, s in enumerate(state.seats) if s is not None
     ]
     out += [{"seat": d.seat, "name": d.name, "left": True, "away": False, "stack": 0,
-             "creator": d.member == state.creator} for d in state.departed]
+             "creator": d.member == state.creator, "bot": d.bot is not None, "level": d.bot} for d in state.departed]
     return out
 
 

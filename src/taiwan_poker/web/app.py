@@ -9,7 +9,7 @@ import html
 import logging
 import math
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -114,6 +114,24 @@ async def _sweeper(rooms: RoomService, heap: HeapKeeper) -> None:
             log.exception("sweep failed")
 
 
+def _bot_scheduler(rooms: RoomService, loop: asyncio.AbstractEventLoop) -> Callable[[str, float], None]:
+    """``on_bot_turn`` for the room service: play the bot's turn when its pause is over (from any thread)."""
+
+    def play(code: str) -> None:
+        try:
+            rooms.play_bot(code)
+        except Exception:  # the sweeper tries again within a second
+            log.exception("a bot's turn failed", extra={"room": code})
+
+    def fire(code: str) -> None:
+        loop.run_in_executor(None, play, code)
+
+    def schedule(code: str, seconds: float) -> None:
+        loop.call_soon_threadsafe(loop.call_later, seconds, fire, code)
+
+    return schedule
+
+
 async def _session_checker(app: FastAPI) -> None:
     """Every few seconds, close the sockets whose session ended elsewhere (one query for all of them)."""
     while True:
@@ -134,12 +152,14 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     heap.start()
     app.state.metrics.watch_gc()
     sweeper = asyncio.create_task(_sweeper(app.state.rooms, heap))
+    app.state.rooms.on_bot_turn = _bot_scheduler(app.state.rooms, asyncio.get_running_loop())
     checker = asyncio.create_task(_session_checker(app))
     app.state.ready = True
     try:
         yield
     finally:
         app.state.ready = False  # /readyz answers 503 while shutting down: a proxy stops sending new work
+        app.state.rooms.on_bot_turn = None
         app.state.signin_pool.shutdown()
         app.state.jobs.shutdown()
         for task in (sweeper, checker):
@@ -174,7 +194,8 @@ def create_app(
     app.state.db = Database(settings.database_url)
     app.state.db.migrate()
     app.state.session_cache = members_api.SessionCache(app.state.db)
-    app.state.rooms = RoomService(app.state.db, RoomHub(), action_clock=settings.action_clock_seconds)
+    app.state.rooms = RoomService(app.state.db, RoomHub(), action_clock=settings.action_clock_seconds,
+                                  bot_pause=settings.bot_pause)
     app.state.google_verifier = (
         GoogleTokenVerifier(settings.google_client_id, certs_url=settings.google_certs_url)
         if settings.google_client_id else None

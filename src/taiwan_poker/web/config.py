@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..auth.google import GOOGLE_CERTS_URL
+from ..rooms.service import BOT_PAUSE
 from ..store.db import database_url
 from ..tables.limits import ACTION_CLOCK_SECONDS
 
@@ -32,6 +33,7 @@ class Settings:
     rate_limit_scale: float = 1.0  # multiplies every rate limit; 0 turns them off (load benchmarks, API fuzzing)
     rate_limit_storage: str = "memory://"
     google_certs_url: str = GOOGLE_CERTS_URL
+    bot_pause: tuple[float, float] = BOT_PAUSE  # a bot's human-like pause before it acts, seconds (0, 0 in tests)
 
     @property
     def local_mode(self) -> bool:
@@ -56,7 +58,17 @@ class Settings:
             rate_limit_scale=_non_negative(os.environ.get("TP_RATE_LIMIT_SCALE"), 1.0),
             rate_limit_storage=os.environ.get("TP_RATE_LIMIT_STORAGE") or "memory://",
             google_certs_url=os.environ.get("TP_GOOGLE_CERTS_URL") or GOOGLE_CERTS_URL,
+            bot_pause=_pause(os.environ.get("TP_BOT_PAUSE")),
         )
+
+
+def _pause(raw: str | None) -> tuple[float, float]:
+    """``"0.5,1.5"`` → (0.5, 1.5); anything unreadable gives the default."""
+    try:
+        low, high = (float(x) for x in (raw or "").split(","))
+    except ValueError:
+        return BOT_PAUSE
+    return (low, high) if 0 <= low <= high <= 30 else BOT_PAUSE
 
 
 def _non_negative(raw: str | None, default: float) -> float:

@@ -20,6 +20,7 @@ from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from ..auth.google import GoogleTokenVerifier, TokenRejected, check_csrf
+from ..bots.levels import DEFAULT_LEVEL, LEVELS
 from ..errors import TaiwanPokerError
 from ..rooms.service import ActResult, RoomService
 from ..store import repo
@@ -269,6 +270,22 @@ class NewRoom(BaseModel):
         return {"decks": self.decks, "seats": self.seats, "stack": self.stack, "blinds": self.blinds}
 
 
+class NewTable(NewRoom):
+    """A new table's settings, and bots to seat beside its creator at once (a full table deals straight away)."""
+
+    bots: StrictInt = Field(0, description="bots to seat at once, 0 to seats − 1 (fills the table: a solo game)")
+    level: StrictStr | None = Field(None, description=f"the bots' level: {', '.join(LEVELS)} (default "
+                                                      f"{DEFAULT_LEVEL})")
+
+    def settings(self) -> dict[str, Any]:
+        return {**super().settings(), "bots": self.bots, "level": self.level}
+
+
+class BotIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    level: StrictStr | None = Field(None, description=f"{', '.join(LEVELS)}; omitted: {DEFAULT_LEVEL}")
+
+
 class ActionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     version: StrictInt = Field(description="the room version the action was made against")
@@ -297,9 +314,9 @@ def lobby(request: Request, member: MemberDep) -> dict[str, Any]:
 
 
 @router.post("/api/rooms", tags=["rooms"], dependencies=[Csrf, rate_limit("room_create")])
-def create_room(request: Request, member: MemberDep, body: NewRoom | None = None) -> dict[str, str]:
+def create_room(request: Request, member: MemberDep, body: NewTable | None = None) -> dict[str, str]:
     """Open a table (by default heads-up, 2 decks, 2,000 chips, blinds 10/20) and take seat 0."""
-    code = services(request)[2].create_room(member, **(body or NewRoom.model_validate({})).settings())
+    code = services(request)[2].create_room(member, **(body or NewTable.model_validate({})).settings())
     return {"code": code, "url": room_url(request, code)}
 
 
@@ -313,6 +330,18 @@ def table_limits() -> dict[str, Any]:
 def configure_room(request: Request, code: str, body: NewRoom, member: MemberDep) -> dict[str, Any]:
     """The creator changes the table's settings until the first hand is dealt."""
     return services(request)[2].configure(code, member, **body.settings())
+
+
+@router.post("/api/rooms/{code}/bots", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
+def add_bot(request: Request, code: str, member: MemberDep, body: BotIn | None = None) -> dict[str, Any]:
+    """The creator seats a bot in the next empty seat (before the first hand or between hands)."""
+    return services(request)[2].add_bot(code, member, (body or BotIn.model_validate({})).level)
+
+
+@router.delete("/api/rooms/{code}/bots/{seat}", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
+def remove_bot(request: Request, code: str, seat: int, member: MemberDep) -> dict[str, Any]:
+    """The creator takes a bot off the table between hands."""
+    return services(request)[2].remove_bot(code, member, seat)
 
 
 @router.post("/api/rooms/{code}/away", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
@@ -383,5 +412,6 @@ ERROR_STATUS = {
     "not_seated": 403, "room_not_found": 404, "room_full": 409, "not_your_turn": 409, "clock_running": 409,
     "no_hand": 409, "match_over": 409, "hand_in_progress": 409, "match_not_over": 409, "stale_version": 409,
     "rate_limited": 429, "signin_busy": 503, "room_quarantined": 409, "session_ended": 401,
-    "not_creator": 403, "table_started": 409, "table_paused": 409, "left_match": 409,
+    "not_creator": 403, "table_started": 409, "table_paused": 409, "left_match": 409, "no_bot": 409,
+    "bad_level": 400, "bad_bots": 400,
 }

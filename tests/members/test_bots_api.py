@@ -1,0 +1,135 @@
+"""Bot seats through the HTTP API: who may seat or remove them and when, their flag and level, and live bot turns."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from tests.members.conftest import client
+
+
+def st(c: TestClient, code: str) -> dict[str, Any]:
+    r = c.get(f"/api/rooms/{code}")
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def error(r: Any) -> tuple[int, str]:
+    return r.status_code, r.json()["error"]["code"]
+
+
+def wait_for(c: TestClient, code: str, test: Any, seconds: float = 10.0) -> dict[str, Any]:
+    """Poll the room until ``test(state)`` holds (the bots act on the server's own schedule)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        s = st(c, code)
+        if test(s) or time.monotonic() > deadline:
+            return s
+        time.sleep(0.05)
+
+
+def test_the_creator_seats_bots_of_each_level_and_they_are_listed_with_flag_and_level(app: FastAPI) -> None:
+    a = client(app, "Alice")
+    code = a.post("/api/rooms", json={"seats": 4}).json()["code"]
+    assert a.post(f"/api/rooms/{code}/bots", json={}).status_code == 200  # {}: the default level
+    assert a.post(f"/api/rooms/{code}/bots", json={"level": "strong"}).status_code == 200
+    assert a.post(f"/api/rooms/{code}/bots").status_code == 200  # no body at all: the default too
+    players = {p["seat"]: p for p in st(a, code)["players"]}
+    assert players[0]["bot"] is False and players[0]["level"] is None
+    assert (players[1]["bot"], players[1]["level"]) == (True, "solid")
+    assert (players[2]["bot"], players[2]["level"]) == (True, "strong")
+    assert players[3]["bot"] and players[3]["level"] == "solid"
+    s = st(a, code)  # the table is full: its first hand is dealt
+    assert s["hand"] is not None and s["status"] == "playing"
+
+
+def test_bots_are_refused_with_a_code_to_others_to_bad_levels_at_full_tables_and_mid_hand(app: FastAPI) -> None:
+    a, b = client(app, "Alice"), client(app, "Bob")
+    code = a.post("/api/rooms", json={"seats": 3}).json()["code"]
+    assert b.post(f"/api/rooms/{code}/join").status_code == 200
+    version = st(a, code)["version"]
+    assert error(b.post(f"/api/rooms/{code}/bots", json={})) == (403, "not_creator")
+    assert error(a.post(f"/api/rooms/{code}/bots", json={"level": "godlike"})) == (400, "bad_level")
+    assert a.post(f"/api/rooms/{code}/bots", json={"level": 3}).status_code == 422  # not a string: refused as typed
+    assert a.post(f"/api/rooms/{code}/bots", json={"level": "beginner", "extra": 1}).status_code == 422
+    assert st(a, code)["version"] == version, "refused requests change nothing"
+    assert a.post(f"/api/rooms/{code}/bots", json={"level": "beginner"}).status_code == 200  # fills: a hand is dealt
+    assert error(a.post(f"/api/rooms/{code}/bots", json={})) == (409, "hand_in_progress")
+    assert error(a.delete(f"/api/rooms/{code}/bots/2")) == (409, "hand_in_progress")
+    assert error(a.delete(f"/api/rooms/{code}/bots/1")) == (409, "hand_in_progress")
+    assert error(b.delete(f"/api/rooms/{code}/bots/2")) == (403, "not_creator")
+
+
+def test_a_bot_is_removed_between_hands_and_its_seat_is_free_again(app: FastAPI) -> None:
+    a = client(app, "Alice")
+    code = a.post("/api/rooms", json={"seats": 3}).json()["code"]
+    assert a.post(f"/api/rooms/{code}/bots", json={}).status_code == 200
+    assert error(a.delete(f"/api/rooms/{code}/bots/0")) == (409, "no_bot")  # a member's seat
+    assert error(a.delete(f"/api/rooms/{code}/bots/2")) == (409, "no_bot")  # an empty seat
+    assert a.delete(f"/api/rooms/{code}/bots/1").status_code == 200
+    s = st(a, code)
+    assert [p["seat"] for p in s["players"] if not p["left"]] == [0]
+    assert a.post(f"/api/rooms/{code}/bots", json={"level": "strong"}).status_code == 200
+    assert [p["level"] for p in st(a, code)["players"] if not p["left"]] == [None, "strong"]
+
+
+def test_one_click_solo_table_deals_at_once_and_the_bots_play_their_turns(app: FastAPI) -> None:
+    a = client(app, "Alice")
+    r = a.post("/api/rooms", json={"seats": 4, "decks": 3, "bots": 3, "level": "beginner"})
+    assert r.status_code == 200, r.text
+    code = r.json()["code"]
+    s = wait_for(a, code, lambda s: s["hand"] is not None and (s["hand"]["to_act"] == 0 or s["hand"]["complete"]))
+    assert [p["bot"] for p in s["players"]] == [False, True, True, True]
+    hand = s["hand"]
+    assert hand["hand_no"] == 1
+    if not hand["complete"]:
+        assert hand["to_act"] == 0 and "legal" in hand, "the bots acted and it is the member's turn"
+        r = a.post(f"/api/rooms/{code}/actions", json={"version": s["version"], "action": {"kind": "fold"}})
+        assert r.status_code == 200 and r.json()["applied"]
+    s = wait_for(a, code, lambda s: s["hand"]["complete"])
+    assert s["hand"]["complete"], "the bots played the hand out without the member"
+    stacks = s["match"]["stacks"]
+    assert sum(stacks) == 4 * 2000
+
+
+def test_bad_solo_settings_are_refused_and_create_nothing(app: FastAPI) -> None:
+    a = client(app, "Alice")
+    assert error(a.post("/api/rooms", json={"seats": 2, "bots": 2})) == (400, "bad_bots")
+    assert error(a.post("/api/rooms", json={"seats": 3, "bots": 1, "level": "x"})) == (400, "bad_level")
+    assert a.get("/api/rooms").json()["rooms"] == []
+
+
+def test_bots_alone_do_not_play_on_when_the_last_member_leaves(app: FastAPI) -> None:
+    a = client(app, "Alice")
+    code = a.post("/api/rooms", json={"seats": 3, "bots": 2}).json()["code"]
+    assert a.post(f"/api/rooms/{code}/leave").status_code == 200
+    s = wait_for(a, code, lambda s: s["status"] == "over")
+    assert s["status"] == "over" and s["match"]["winner"] is None
+    assert s["hand"]["complete"], "the bots' hand was checked or folded to its end at once"
+    assert sum(s["match"]["stacks"]) + 0 <= 3 * 2000
+
+
+def test_a_solo_rematch_brings_the_bots_back(app: FastAPI) -> None:
+    a = client(app, "Alice")
+    code = a.post("/api/rooms", json={"seats": 2, "bots": 1, "level": "strong", "stack": 200,
+                                      "blinds": [10, 20]}).json()["code"]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # go all in every hand until the match ends
+        s = st(a, code)
+        if s["status"] == "over":
+            break
+        hand = s["hand"]
+        if hand is not None and not hand["complete"] and hand["to_act"] == 0:
+            a.post(f"/api/rooms/{code}/actions", json={"version": s["version"], "action": {"kind": "allin"}})
+        elif hand is not None and hand["complete"]:
+            a.post(f"/api/rooms/{code}/next", json={"version": s["version"]})
+        else:
+            time.sleep(0.02)
+    assert st(a, code)["status"] == "over"
+    new = a.post(f"/api/rooms/{code}/rematch").json()["code"]
+    s = st(a, new)
+    assert [(p["bot"], p["level"]) for p in s["players"]] == [(False, None), (True, "strong")]
+    assert s["hand"] is not None, "the rematch table is full, so it deals at once"
