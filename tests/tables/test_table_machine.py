@@ -12,8 +12,11 @@ from hypothesis import strategies as st
 
 from taiwan_poker.rules import Action, ActionKind, RuleSet
 from taiwan_poker.rules.events import HandEnded, SeatFolded, ShoeDrawn
+from taiwan_poker.bots.levels import LEVELS, policy_of
+from taiwan_poker.bots.view import seat_view
 from taiwan_poker.tables import (
     Act,
+    AddBot,
     Away,
     Back,
     Deal,
@@ -21,6 +24,7 @@ from taiwan_poker.tables import (
     Leave,
     Open,
     Rematch,
+    RemoveBot,
     TableError,
     TableState,
     TimeOut,
@@ -251,6 +255,65 @@ def test_a_table_everyone_leaves_before_the_first_hand_closes_with_no_winner() -
     assert t.s.over and t.s.winner is None and t.s.phase is Phase.OVER
 
 
+def test_only_the_creator_seats_bots_between_hands_and_each_bot_has_its_own_negative_number() -> None:
+    t = Table(4)
+    with pytest.raises(TableError) as err:
+        t.do(AddBot(101, "solid"))
+    assert err.value.code == "not_creator"
+    with pytest.raises(TableError) as err:
+        t.do(AddBot(100, "grandmaster"))
+    assert err.value.code == "bad_level"
+    t.do(Join(101, "P101"))
+    t.do(AddBot(100, "beginner"))
+    assert t.s.hand is None, "three of four seats: the creator deals"
+    t.do(AddBot(100, "strong"))
+    assert t.s.hand is not None and t.s.phase is Phase.PLAYING, "the bot filled the table: the first hand is dealt"
+    bots = [x for x in t.s.seats if x is not None and x.bot is not None]
+    assert [b.bot for b in bots] == ["beginner", "strong"]
+    assert len({b.member for b in bots}) == 2 and all(b.member < 0 for b in bots)
+    for command in (AddBot(100, "solid"), RemoveBot(100, 2)):
+        with pytest.raises(TableError) as err:
+            t.do(command)
+        assert err.value.code == "hand_in_progress"
+
+
+def test_removing_a_bot_takes_its_chips_off_and_frees_its_seat() -> None:
+    t = Table(3)
+    t.do(AddBot(100, "solid"))
+    with pytest.raises(TableError) as err:
+        t.do(RemoveBot(100, 0))
+    assert err.value.code == "no_bot", "a member's seat holds no bot"
+    t.do(RemoveBot(100, 1))
+    assert t.s.seats[1] is None and t.s.departed[-1].bot == "solid"
+    t.do(AddBot(100, "beginner"))
+    t.do(AddBot(100, "beginner"))
+    assert t.s.hand is not None
+
+
+def test_bots_alone_deal_no_hand_and_end_the_match_when_the_last_member_leaves() -> None:
+    t = Table(3)
+    t.do(AddBot(100, "solid"))
+    t.do(AddBot(100, "strong"))  # full: hand 1 is dealt
+    hand = t.s.hand
+    assert hand is not None
+    t.do(Away(100))
+    while t.s.hand_running:  # the away member's turns are played at once; the bots' turns by their policies
+        turn = t.s.bot_to_act()
+        assert turn is not None
+        seat, bot = turn
+        assert bot.bot is not None
+        t.do(Act(bot.member, policy_of(bot.bot)(seat_view(t.s.hand, seat), random.Random(seat))))  # type: ignore[arg-type]
+    assert t.s.phase is Phase.PAUSED, "only bots are here: the table waits"
+    with pytest.raises(TableError) as err:
+        t.do(Deal(None))
+    assert err.value.code == "table_paused"
+    t.do(Back(100))
+    t.do(Deal(None))
+    t.do(Leave(100))
+    assert t.s.over and t.s.winner is None, "bots do not play on for themselves"
+    assert not t.s.hand_running
+
+
 def test_every_table_event_type_names_its_audience() -> None:
     """Visibility fails closed: every table event type is in AUDIENCE (hand events defer to the engine's table)."""
     from taiwan_poker.rules.events import AUDIENCE as HAND_AUDIENCE
@@ -285,10 +348,19 @@ def random_command(t: Table, rng: random.Random) -> Any:
         return Rematch(anyone, "RMATCH")
     if roll < 0.25:
         return TimeOut(None)
+    if roll < 0.28:
+        return AddBot(s.creator, rng.choice(list(LEVELS)))
+    if roll < 0.30:
+        return RemoveBot(s.creator, rng.randrange(len(s.seats)))
     if not s.hand_running:
         return Deal(s.creator if not s.started else None)
     hand = s.hand
     assert hand is not None
+    turn = s.bot_to_act()
+    if turn is not None:  # a bot decides from its seat's view, as in live play
+        seat, bot = turn
+        assert bot.bot is not None
+        return Act(bot.member, policy_of(bot.bot)(seat_view(hand, seat), rng))
     legal = hand.legal()
     kind = rng.choice(list(legal.actions))
     if kind in (ActionKind.BET, ActionKind.RAISE):

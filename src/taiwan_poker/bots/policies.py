@@ -109,11 +109,10 @@ def beginner(v: BotView, rng: random.Random) -> Action:
 
 
 def _behind(v: BotView) -> int:
-    """Players still to act after this seat preflop when nobody has raised (the blinds included)."""
+    """Players still in the hand who act after this seat preflop (the order runs from the seat after the big blind)."""
     n = len(v.stacks)
-    order = [(v.button + 3 + i) % n for i in range(n)] if len(v.live) > 2 else [v.button, (v.button + 1) % n]
-    live = [s for s in order if s in v.live]
-    return len(live) - 1 - live.index(v.seat)
+    order = [s for s in ((v.big_blind_seat + 1 + i) % n for i in range(n)) if s in v.live]
+    return len(order) - 1 - order.index(v.seat)
 
 
 OPEN_TOP = {0: 0.5, 1: 0.36, 2: 0.27, 3: 0.22, 4: 0.18, 5: 0.15, 6: 0.13, 7: 0.12, 8: 0.11}

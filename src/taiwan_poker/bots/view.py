@@ -43,6 +43,7 @@ class BotView:
     decks: int
     big_blind: int
     button: int
+    big_blind_seat: int
     street: int
     hole: tuple[Card, ...]
     burns: tuple[Card, ...]
@@ -124,6 +125,7 @@ def from_views(seat_view: dict[str, Any], events: Sequence[dict[str, Any]], deck
         decks=decks,
         big_blind=big_blind,
         button=seat_view["button"],
+        big_blind_seat=seat_view["big_blind_seat"],
         street=STREETS.index(seat_view["street"]),
         hole=tuple(parse_cards(you["hole"], decks)),
         burns=tuple(parse_cards([b for b in you["burns"] if b is not None], decks)),

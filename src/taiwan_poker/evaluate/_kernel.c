@@ -118,11 +118,11 @@ static uint8_t CARD_SUIT[MAX_INDEX];
  * by sum_j 8^j puts every P_j in field j (no carries: P_j <= 7); SEVEN_PART adds three fields at a time. */
 #define SEVEN_COUNT 50388
 #define PREFIX_MULT 0x0000249249249249ULL /* sum_{j<13} 8^j (fields above 13 are never read) */
-static uint32_t SEVEN_PART[4][512];
+static uint16_t SEVEN_PART[4][512];
 
 static inline uint32_t seven_index(uint64_t key) {
     uint64_t p = key * PREFIX_MULT;
-    return SEVEN_PART[0][p & 511] + SEVEN_PART[1][(p >> 9) & 511] + SEVEN_PART[2][(p >> 18) & 511] +
+    return (uint32_t)SEVEN_PART[0][p & 511] + SEVEN_PART[1][(p >> 9) & 511] + SEVEN_PART[2][(p >> 18) & 511] +
            SEVEN_PART[3][(p >> 27) & 511];
 }
 
@@ -139,20 +139,24 @@ static void init_seven_parts(void) {
                 int j = 3 * g + t, pj = (idx >> (3 * t)) & 7;
                 if (j < 12) sum += binom[pj + j][j + 1];
             }
-            SEVEN_PART[g][idx] = sum;
+            SEVEN_PART[g][idx] = (uint16_t)sum;
         }
 }
 
+/* Showdowns only compare values, so the equity code works on "classes": the rank of a value among the
+ * distinct values of the table (1..12,376), which fit 16 bits and halve the dense table (100 KB). */
 typedef struct {
     PyObject_HEAD
-    uint64_t *nonflush;
-    uint64_t *flush;
-    uint32_t *seven; /* non-flush value of each 7-card rank multiset, by seven_index */
+    uint64_t *nonflush;    /* packed: key | value << 40 */
+    uint64_t *flush;       /* packed: key | value << 40 */
+    uint64_t *flush_class; /* packed: key | class << 40 */
+    uint16_t *seven;       /* class of the non-flush value of each 7-card rank multiset, by seven_index */
 } LookupObject;
 
 static void lookup_dealloc(LookupObject *self) {
     PyMem_Free(self->nonflush);
     PyMem_Free(self->flush);
+    PyMem_Free(self->flush_class);
     PyMem_Free(self->seven);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -182,27 +186,59 @@ static void insert(uint64_t *table, uint64_t key, uint32_t value) {
     table[slot] = key | ((uint64_t)value << PKEY_BITS);
 }
 
+static int cmp_u32(const void *x, const void *y) {
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Class of a value: its 1-based position among the n sorted distinct values. */
+static uint32_t class_of(const uint32_t *sorted, Py_ssize_t n, uint32_t v) {
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (sorted[mid] < v) lo = mid + 1; else hi = mid;
+    }
+    return (uint32_t)lo + 1;
+}
+
 static PyObject *prepare(PyObject *self, PyObject *args) {
     Py_buffer bk, bn, bf;
     if (!PyArg_ParseTuple(args, "y*y*y*", &bk, &bn, &bf)) return NULL;
     PyObject *result = NULL;
+    LookupObject *lk = NULL;
+    uint32_t *values = NULL;
     Py_ssize_t size = (Py_ssize_t)1 << HASH_BITS;
     if (bk.len < size * 8 || bn.len < size * 4 || bf.len < size * 4) {
         PyErr_SetString(PyExc_ValueError, "prepare: the table columns are too short");
         goto out;
     }
-    LookupObject *lk = PyObject_New(LookupObject, &LookupType);
+    lk = PyObject_New(LookupObject, &LookupType);
     if (lk == NULL) goto out;
     lk->nonflush = PyMem_Calloc(size, sizeof(uint64_t));
     lk->flush = PyMem_Calloc(size, sizeof(uint64_t));
-    lk->seven = PyMem_Calloc(SEVEN_COUNT, sizeof(uint32_t));
-    if (lk->nonflush == NULL || lk->flush == NULL || lk->seven == NULL) {
-        Py_DECREF(lk);
+    lk->flush_class = PyMem_Calloc(size, sizeof(uint64_t));
+    lk->seven = PyMem_Calloc(SEVEN_COUNT, sizeof(uint16_t));
+    values = PyMem_Malloc(2 * size * sizeof(uint32_t));
+    if (lk->nonflush == NULL || lk->flush == NULL || lk->flush_class == NULL || lk->seven == NULL || values == NULL) {
         PyErr_NoMemory();
         goto out;
     }
     const uint64_t *keys = bk.buf;
     const uint32_t *nf = bn.buf, *fl = bf.buf;
+    Py_ssize_t nvalues = 0;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        if (keys[i] == 0) continue;
+        values[nvalues++] = nf[i];
+        values[nvalues++] = fl[i];
+    }
+    qsort(values, (size_t)nvalues, sizeof(uint32_t), cmp_u32);
+    Py_ssize_t ndistinct = 0;
+    for (Py_ssize_t i = 0; i < nvalues; i++)
+        if (ndistinct == 0 || values[i] != values[ndistinct - 1]) values[ndistinct++] = values[i];
+    if (ndistinct >= 65535) {
+        PyErr_SetString(PyExc_ValueError, "prepare: too many distinct hand values for 16-bit classes");
+        goto out;
+    }
     for (Py_ssize_t i = 0; i < size; i++) {
         uint64_t k16 = keys[i], k8 = 0;
         if (k16 == 0) continue;
@@ -216,10 +252,14 @@ static PyObject *prepare(PyObject *self, PyObject *args) {
         if (too_many) continue; /* never met: the tables hold multisets of at most 7 cards */
         insert(lk->nonflush, k8, nf[i]);
         insert(lk->flush, k8, fl[i]);
-        if (total == 7) lk->seven[seven_index(k8)] = nf[i];
+        insert(lk->flush_class, k8, class_of(values, ndistinct, fl[i]));
+        if (total == 7) lk->seven[seven_index(k8)] = (uint16_t)class_of(values, ndistinct, nf[i]);
     }
     result = (PyObject *)lk;
+    lk = NULL;
 out:
+    Py_XDECREF(lk);
+    PyMem_Free(values);
     PyBuffer_Release(&bk); PyBuffer_Release(&bn); PyBuffer_Release(&bf);
     return result;
 }
@@ -250,14 +290,14 @@ static inline int flush_suit(const Sums *s) {
     return -1;
 }
 
-/* Value of a five-card board plus two hole cards (physical indices or faces). */
+/* Class of a five-card board plus two hole cards (physical indices or faces). */
 static inline uint32_t value7(const LookupObject *lk, const Sums *b, int fs, int h0, int h1) {
     uint64_t b0 = CARD_BIT[h0], b1 = CARD_BIT[h1];
     uint32_t v = lk->seven[seven_index(b->key + b0 + b1)];
     if (fs >= 0) {
         int s0 = CARD_SUIT[h0] == fs, s1 = CARD_SUIT[h1] == fs;
         if (b->sc[fs] + s0 + s1 >= 5) {
-            uint32_t f = find(lk->flush, b->sk[fs] + (s0 ? b0 : 0) + (s1 ? b1 : 0));
+            uint32_t f = find(lk->flush_class, b->sk[fs] + (s0 ? b0 : 0) + (s1 ? b1 : 0));
             if (f > v) v = f;
         }
     }
@@ -507,6 +547,8 @@ out:
 
 typedef struct {
     uint64_t s[4];
+    uint64_t spare; /* the high half of the last output, when have_spare */
+    int have_spare;
 } Rng;
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
@@ -524,6 +566,7 @@ static void rng_seed(Rng *r, uint64_t seed, uint64_t stream) {
     uint64_t mix = splitmix64(&x) ^ stream;
     x = mix * 0xD1B54A32D192ED03ULL + stream;
     for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
+    r->have_spare = 0;
 }
 
 static inline uint64_t rng_next(Rng *r) {
@@ -534,18 +577,29 @@ static inline uint64_t rng_next(Rng *r) {
     return out;
 }
 
-/* Uniform integer in 0..n-1, n >= 1 (Lemire's multiply-and-reject: no bias). */
-static inline uint64_t bounded(Rng *r, uint64_t n) {
-    __uint128_t m = (__uint128_t)rng_next(r) * n;
-    uint64_t low = (uint64_t)m;
+static inline uint32_t rng_next32(Rng *r) {
+    if (r->have_spare) {
+        r->have_spare = 0;
+        return (uint32_t)(r->spare >> 32);
+    }
+    uint64_t x = rng_next(r);
+    r->spare = x;
+    r->have_spare = 1;
+    return (uint32_t)x;
+}
+
+/* Uniform integer in 0..n-1, 1 <= n < 2^32 (Lemire's multiply-and-reject: no bias). */
+static inline uint32_t bounded(Rng *r, uint32_t n) {
+    uint64_t m = (uint64_t)rng_next32(r) * n;
+    uint32_t low = (uint32_t)m;
     if (low < n) {
-        uint64_t floor = -n % n;
+        uint32_t floor = -n % n;
         while (low < floor) {
-            m = (__uint128_t)rng_next(r) * n;
-            low = (uint64_t)m;
+            m = (uint64_t)rng_next32(r) * n;
+            low = (uint32_t)m;
         }
     }
-    return (uint64_t)(m >> 64);
+    return (uint32_t)(m >> 32);
 }
 
 typedef struct {
@@ -562,7 +616,7 @@ typedef struct {
     int nrange;
 } Deal;
 
-/* Value of a five-card board (rank key, suit counts a byte each, its cards) plus two hole cards; fs is the
+/* Class of a five-card board (rank key, suit counts a byte each, its cards) plus two hole cards; fs is the
  * board suit with three or more cards (-1 if none) and fkey the rank key of the board's cards of that suit. */
 static inline uint32_t deal_value(const LookupObject *lk, uint64_t key, uint32_t counts, int fs, uint64_t fkey,
                                   int h0, int h1) {
@@ -571,7 +625,7 @@ static inline uint32_t deal_value(const LookupObject *lk, uint64_t key, uint32_t
     if (fs >= 0) {
         int s0 = CARD_SUIT[h0] == fs, s1 = CARD_SUIT[h1] == fs;
         if ((int)((counts >> (8 * fs)) & 255u) + s0 + s1 >= 5) {
-            uint32_t f = find(lk->flush, fkey + (s0 ? b0 : 0) + (s1 ? b1 : 0));
+            uint32_t f = find(lk->flush_class, fkey + (s0 ? b0 : 0) + (s1 ? b1 : 0));
             if (f > v) v = f;
         }
     }
@@ -593,6 +647,7 @@ static int64_t mc_run(const Deal *d, Py_ssize_t deals, uint64_t seed, uint64_t f
     int64_t win0 = 0, win1 = 0, split = 0; /* heads-up */
     int hole[MAX_PLAYERS][2];
     uint32_t val[MAX_PLAYERS];
+    uint64_t picked[(MAX_INDEX + 63) / 64] = {0}; /* the range players' cards in this deal */
     memcpy(hole, d->hole, sizeof(hole));
     memcpy(deck, d->unseen, (size_t)U * sizeof(int16_t));
     uint64_t known_key = 0;
@@ -608,12 +663,12 @@ static int64_t mc_run(const Deal *d, Py_ssize_t deals, uint64_t seed, uint64_t f
         rng_seed(&rng, seed, chunk);
         int64_t streak = 0;
         while (n > 0) {
-            uint64_t picked[(MAX_INDEX + 63) / 64] = {0};
             if (d->nrange) {
                 int ok = 1;
+                memset(picked, 0, sizeof(picked));
                 for (int p = 0; p < P && ok; p++) {
                     if (d->kind[p] != 2) continue;
-                    const int16_t *pr = d->pairs[p] + 2 * bounded(&rng, (uint64_t)d->npairs[p]);
+                    const int16_t *pr = d->pairs[p] + 2 * bounded(&rng, (uint32_t)d->npairs[p]);
                     for (int j = 0; j < 2; j++) {
                         int c = pr[j];
                         uint64_t bit = 1ULL << (c & 63);
@@ -632,7 +687,7 @@ static int64_t mc_run(const Deal *d, Py_ssize_t deals, uint64_t seed, uint64_t f
             Py_ssize_t top = 0; /* deck[0..top) is drawn */
 #define NEXT_CARD(c)                                                                   \
     do {                                                                               \
-        Py_ssize_t k_ = top + (Py_ssize_t)bounded(&rng, (uint64_t)(U - top));          \
+        Py_ssize_t k_ = top + (Py_ssize_t)bounded(&rng, (uint32_t)(U - top));          \
         int16_t t_ = deck[k_];                                                         \
         deck[k_] = deck[top];                                                          \
         deck[top++] = t_;                                                              \

@@ -1,10 +1,16 @@
-"""Scalar evaluator for the engine: physical cards in, a :class:`HandValue` out."""
+"""Scalar evaluator for the engine: physical cards in, a :class:`HandValue` out.
+
+:func:`hand_value` runs in the compiled kernel when the C kernel is the one in
+use (see :mod:`taiwan_poker.evaluate.batch`, which switches it here), else in
+pure Python on the same tables: the same values either way.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 from ..cards import Card
 from ..errors import CardCountError
@@ -12,6 +18,20 @@ from .categories import DEFAULT_RANKING, Category, Ranking, unpack_ranks
 from .tables import Tables, load_tables
 
 _BITS = tuple(1 << (4 * r) for r in range(13))
+
+CompiledValue = Callable[[Sequence[Card], Any], int]
+"""The kernel's ``hand_value(cards, lookup)``: the value of 5–7 cards, ``-1`` for another count."""
+
+_compiled: CompiledValue | None = None
+_compiled_lookups: dict[Ranking, Any] = {}
+_make_lookup: Callable[[Ranking], Any] | None = None
+
+
+def use_compiled(value: CompiledValue | None, make_lookup: Callable[[Ranking], Any] | None) -> None:
+    """Judge with the compiled ``value`` (and its per-ranking tables from ``make_lookup``), or in Python (None)."""
+    global _compiled, _make_lookup
+    _compiled_lookups.clear()
+    _compiled, _make_lookup = (value, make_lookup) if value is not None and make_lookup is not None else (None, None)
 
 
 @cache
@@ -33,6 +53,19 @@ def _lookups(ranking: Ranking) -> tuple[dict[int, int], dict[int, int]]:
 
 def hand_value(cards: Sequence[Card], ranking: Ranking = DEFAULT_RANKING) -> int:
     """Packed value of the best five of 5–7 cards (higher wins, equal ties)."""
+    compiled = _compiled
+    if compiled is not None:
+        table = _compiled_lookups.get(ranking)
+        if table is None and _make_lookup is not None:
+            table = _compiled_lookups[ranking] = _make_lookup(ranking)
+        value = compiled(cards, table)
+        if value >= 0:
+            return value
+    return python_hand_value(cards, ranking)
+
+
+def python_hand_value(cards: Sequence[Card], ranking: Ranking = DEFAULT_RANKING) -> int:
+    """:func:`hand_value` in pure Python (the fallback of the compiled one)."""
     if not 5 <= len(cards) <= 7:
         raise CardCountError(f"a hand has 5 to 7 cards, not {len(cards)}", count=len(cards))
     nonflush, flush = _lookups(ranking)

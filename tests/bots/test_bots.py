@@ -1,0 +1,182 @@
+"""Bots: they see only their seat's view, always act legally, follow their stated rules, and estimate equity right."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from taiwan_poker.bots.estimate import RangeWeights, equity
+from taiwan_poker.bots.levels import BASELINES, DEFAULT_LEVEL, LEVELS, policy_of
+from taiwan_poker.bots.policies import always_call
+from taiwan_poker.bots.view import seat_view
+from taiwan_poker.cards import Card, deal, full_shoe, parse_cards
+from taiwan_poker.odds.equity import equity as exact_equity
+from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
+from taiwan_poker.rules.ruleset import cards_needed
+
+ALL = [*LEVELS, *BASELINES]
+
+
+def test_three_levels_are_named_in_zh_tw_and_english_and_one_is_the_default() -> None:
+    assert list(LEVELS) == ["beginner", "solid", "strong"] and DEFAULT_LEVEL in LEVELS
+    for level in LEVELS.values():
+        assert level.zh and level.en and level.zh != level.en
+
+
+def poisoned_pair(seats: int, decks: int, seed: int, hero: int) -> tuple[Hand, Hand]:
+    """Two hands identical in everything ``hero`` may see, with every hidden card different.
+
+    The second hand's other players hold other hole cards and private burns, taken from cards
+    the first hand never dealt: a bot that peeked at them would decide differently.
+    """
+    rules = RuleSet(decks=decks, seats=seats)
+    rng = random.Random(seed)
+    need = cards_needed(seats, rules.burns)
+    shoe = full_shoe(decks)
+    rng.shuffle(shoe)
+    first, spare = shoe[:need], shoe[need:]
+    second = list(first)
+    k = seats  # every seat has chips: dealing order is burns (k), first hole cards (k), second hole cards (k)
+    stacks = [2000] * seats
+    button = seed % seats
+    for pos, seat in enumerate(_clockwise(button, seats)):  # cards are dealt clockwise from the button's left
+        if seat == hero:
+            continue
+        for slot in (pos, k + pos, 2 * k + pos):
+            second[slot] = spare.pop()
+    return Hand.start(rules, stacks, button, cards=first), Hand.start(rules, stacks, button, cards=second)
+
+
+def _clockwise(button: int, n: int) -> list[int]:
+    return [(button + 1 + i) % n for i in range(n)]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seats=st.integers(2, 6), decks=st.integers(2, 6), seed=st.integers(0, 2**31), level=st.sampled_from(ALL))
+def test_a_bot_decides_the_same_whatever_the_hidden_cards_so_it_cannot_cheat(seats: int, decks: int, seed: int,
+                                                                            level: str) -> None:
+    hero = seed % seats
+    one, two = poisoned_pair(seats, decks, seed, hero)
+    assert one.hole_cards(hero) == two.hole_cards(hero) and one.private_burns(hero) == two.private_burns(hero)
+    assert any(one.hole_cards(s) != two.hole_cards(s) for s in one.players if s != hero), "the poison is there"
+    policy = policy_of(level)
+    decisions = 0
+    while not one.complete and not two.complete:
+        seat = one.to_act
+        assert seat == two.to_act
+        if seat == hero:
+            v1, v2 = seat_view(one, hero), seat_view(two, hero)
+            assert v1 == v2, "the bot's input is the same: nothing hidden reaches it"
+            a1, a2 = policy(v1, random.Random(seed + decisions)), policy(v2, random.Random(seed + decisions))
+            assert a1 == a2
+            decisions += 1
+            action = a1
+        else:
+            action = always_call(seat_view(one, seat), random.Random(0))  # the others: public information only
+        one.act(action)
+        two.act(action)
+        assert one.board == two.board, "the board comes from cards both hands share"
+
+
+def test_a_bots_view_holds_its_own_cards_and_burn_and_no_other_seats() -> None:
+    rules = RuleSet(decks=2, seats=3)
+    hand = Hand.start(rules, [2000] * 3, 0, rng=random.Random(7))
+    seat = hand.to_act
+    assert seat is not None
+    v = seat_view(hand, seat)
+    assert v.hole == hand.hole_cards(seat) and v.burns == tuple(hand.private_burns(seat))
+    others = {c for s in hand.players if s != seat for c in (*hand.hole_cards(s), *hand.private_burns(s))}
+    mine = set(v.known)
+    assert not (others - mine) & set(_all_cards(v)), "no other seat's card or burn in the view"
+
+
+def _all_cards(v: Any) -> list[Card]:
+    return [x for x in (*v.hole, *v.burns, *v.board) if isinstance(x, Card)]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seats=st.integers(2, 6), decks=st.integers(2, 6), seed=st.integers(0, 2**31),
+       levels=st.lists(st.sampled_from(ALL), min_size=6, max_size=6))
+def test_every_level_always_returns_a_legal_action_and_chips_are_conserved(seats: int, decks: int, seed: int,
+                                                                         levels: list[str]) -> None:
+    rules = RuleSet(decks=decks, seats=seats)
+    rng = random.Random(seed)
+    stacks = [rng.choice((60, 400, 2000, 5000)) for _ in range(seats)]
+    hand = Hand.start(rules, stacks, seed % seats, rng=rng)
+    while not hand.complete:
+        seat = hand.to_act
+        assert seat is not None
+        action = policy_of(levels[seat])(seat_view(hand, seat), rng)
+        hand.act(action, seat=seat)  # an illegal action would raise here
+    assert sum(hand.stacks) == sum(stacks)
+
+
+def test_a_bot_decides_the_same_with_the_same_seed() -> None:
+    rules = RuleSet(decks=3, seats=2)
+    hand = Hand.start(rules, [2000, 2000], 0, rng=random.Random(3))
+    hand.act(Action(ActionKind.CALL))
+    hand.act(Action(ActionKind.CHECK))  # to the flop: the strong level reads ranges and samples
+    seat = hand.to_act
+    assert seat is not None
+    v = seat_view(hand, seat)
+    for level in LEVELS:
+        assert len({policy_of(level)(v, random.Random(11)) for _ in range(5)}) == 1
+
+
+def seat_hand(hole: str, opponent_action: str, decks: int = 2) -> Hand:
+    """A heads-up hand where seat 1 (the big blind) holds ``hole`` and faces the button's ``opponent_action``."""
+    rules = RuleSet(decks=decks, seats=2)
+    cards: list[Card | None] = [None] * cards_needed(2, rules.burns)
+    a, b = parse_cards([hole[:2], hole[2:]], decks)
+    # dealing order clockwise from the seat after the button (seat 1 first): burns, first and second hole cards
+    cards[2], cards[4] = a, b
+    hand = Hand.start(rules, [2000, 2000], 0, cards=cards)
+    kind, _, to = opponent_action.partition(" ")
+    hand.act(Action(ActionKind(kind), int(to) if to else None))
+    return hand
+
+
+@pytest.mark.parametrize("level", ["solid", "strong"])
+def test_the_tight_levels_raise_aces_and_fold_seven_deuce_to_a_big_raise(level: str) -> None:
+    policy = policy_of(level)
+    aces = seat_hand("AsAh", "raise 200")
+    assert policy(seat_view(aces, 1), random.Random(1)).kind in (ActionKind.RAISE, ActionKind.ALLIN)
+    junk = seat_hand("7s2h", "raise 200")
+    assert policy(seat_view(junk, 1), random.Random(1)).kind is ActionKind.FOLD
+
+
+def test_the_beginner_calls_a_small_raise_with_a_middling_hand_and_rarely_raises() -> None:
+    hand = seat_hand("Ts8d", "raise 60")
+    actions = [policy_of("beginner")(seat_view(hand, 1), random.Random(i)).kind for i in range(50)]
+    assert actions.count(ActionKind.CALL) == 50
+
+
+def test_the_estimate_matches_the_exact_equity_and_removes_the_bots_own_burn() -> None:
+    hole, board = parse_cards(["Ah", "Kh"], 2), parse_cards(["2h", "7h", "Qc", "9d"], 2)
+    burn = parse_cards(["Th"], 2)
+    exact = exact_equity("AhKh", ["random"], board="2h7hQc9d", decks=2, burn="Th", method="exact")
+    est = equity(hole, board, burn, 2, [None], 40_000, np.random.default_rng(5))
+    assert est == pytest.approx(exact.players[0].equity, abs=0.01)
+    without_burn = exact_equity("AhKh", ["random"], board="2h7hQc9d", decks=2, method="exact")
+    assert exact.players[0].equity != without_burn.players[0].equity, "the burn changes the outs (spec's rule)"
+
+
+def test_a_narrow_range_lowers_the_equity_of_a_weak_hand() -> None:
+    hole = parse_cards(["9s", "8d"], 2)
+    rng = np.random.default_rng(1)
+    wide = equity(hole, [], [], 2, [None], 20_000, rng)
+    strong_only = np.zeros((52, 52))
+    for a in range(48, 52):  # aces only
+        strong_only[a, 48:52] = strong_only[48:52, a] = 1.0
+    narrow = equity(hole, [], [], 2, [RangeWeights(strong_only)], 20_000, rng)
+    assert narrow < wide - 0.1
+
+
+def test_the_live_deal_of_a_bot_table_uses_the_same_shoe_code() -> None:
+    cards = deal(2, 10, random.Random(1))
+    assert len(set(cards)) == 10
