@@ -133,3 +133,50 @@ def test_a_solo_rematch_brings_the_bots_back(app: FastAPI) -> None:
     s = st(a, new)
     assert [(p["bot"], p["level"]) for p in s["players"]] == [(False, None), (True, "strong")]
     assert s["hand"] is not None, "the rematch table is full, so it deals at once"
+
+
+def test_a_visitor_plays_bots_as_a_guest_and_guests_never_share_tables_with_members(app: FastAPI) -> None:
+    g = client(app)
+    r = g.post("/api/auth/guest")
+    assert r.status_code == 200 and r.json()["member"]["guest"] is True
+    assert "max-age" not in r.headers["set-cookie"].lower(), "a guest's cookies last for the browser session"
+    g.headers["X-CSRF-Token"] = g.cookies["tp_csrf"]
+    assert g.get("/api/me").json()["member"]["guest"] is True
+    assert error(g.post("/api/rooms", json={"seats": 3, "bots": 1})) == (403, "guest_solo_only")
+    first = g.post("/api/rooms", json={"seats": 3, "bots": 2, "level": "beginner"}).json()["code"]
+    assert st(g, first)["hand"] is not None
+    member = client(app, "Alice")
+    assert error(member.post(f"/api/rooms/{first}/join")) == (403, "guest_table")
+    own = member.post("/api/rooms", json={"seats": 3}).json()["code"]
+    assert error(g.post(f"/api/rooms/{own}/join")) == (403, "guest_not_allowed")
+    second = g.post("/api/rooms", json={"seats": 2, "bots": 1}).json()["code"]
+    assert st(g, first)["status"] == "over", "one table at a time: the guest's last table ended"
+    assert st(g, second)["status"] == "playing"
+
+
+def test_guests_older_than_a_day_are_removed_with_their_tables(app: FastAPI) -> None:
+    import datetime as dt
+
+    g = client(app)
+    assert g.post("/api/auth/guest").status_code == 200
+    g.headers["X-CSRF-Token"] = g.cookies["tp_csrf"]
+    code = g.post("/api/rooms", json={"seats": 2, "bots": 1}).json()["code"]
+    member = client(app, "Alice")
+    kept = member.post("/api/rooms", json={"seats": 2, "bots": 1}).json()["code"]
+    rooms = app.state.rooms
+    assert rooms.purge_guests() == 0, "a fresh guest is kept"
+    real_clock = rooms.clock
+    rooms.clock = lambda: real_clock() + dt.timedelta(days=1, minutes=1)
+    try:
+        assert rooms.purge_guests() == 1
+    finally:
+        rooms.clock = real_clock
+    from sqlalchemy import func, select
+
+    from taiwan_poker.store.models import Member, WebSession
+
+    with app.state.db.transaction() as s:
+        assert s.scalar(select(func.count()).select_from(Member).where(Member.guest.is_(True))) == 0
+        assert s.scalar(select(func.count()).select_from(WebSession)) == 1, "only the member's session is left"
+    assert member.get(f"/api/rooms/{code}").status_code == 404
+    assert st(member, kept)["status"] == "playing", "members' tables are untouched"

@@ -336,6 +336,14 @@ class RoomService:
         level = DEFAULT_LEVEL if level is None else level
         if count and not isinstance(level, str):
             raise RoomError(f"a bot level is a name such as {DEFAULT_LEVEL!r}, not {level!r}", code="bad_level")
+        if member.guest:
+            if count != rules.seats - 1:
+                raise RoomError("a guest plays against bots only: fill every other seat with a bot",
+                                code="guest_solo_only")
+            with self.db.transaction() as s:
+                previous = repo.open_rooms_created_by(s, member.id)
+            for old in previous:  # one table at a time: the guest's last one ends
+                self.leave(old, member)
         with self.db.engine.begin() as conn:
             room = self._open(conn, member, rules, [str(level)] * count)
         self._cache.put(room.row.id, room)  # only now, after the commit
@@ -362,8 +370,24 @@ class RoomService:
         return self._run(code, member, Configure(member.id, rules)).state
 
     def join(self, code: str, member: Member) -> dict[str, Any]:
-        """Take the first free seat; heads-up (or at a full table) the first hand is dealt at once."""
+        """Take the first free seat; heads-up (or at a full table) the first hand is dealt at once.
+
+        Guests and members never share a table: a guest plays only their own solo table.
+        """
+        if member.guest:
+            raise RoomError("a guest plays against bots only; sign in to join a table", code="guest_not_allowed")
+        room_id = self.room_id(code)
+        creator = self._read(room_id, code).state.creator
+        if creator != member.id:
+            with self.db.engine.connect() as conn:
+                if repo.is_guest(conn, creator):
+                    raise RoomError("this is a guest's solo table", code="guest_table")
         return self._run(code, member, Join(member.id, member.display_name)).state
+
+    def purge_guests(self) -> int:
+        """Remove guests (and their tables) older than a day; returns how many."""
+        with self.db.transaction() as s:
+            return repo.purge_guests(s, self.clock() - repo.GUEST_TTL)
 
     def leave(self, code: str, member: Member) -> None:
         """Leave the seat for good; a hand in progress is folded at once."""

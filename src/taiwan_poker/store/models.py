@@ -5,7 +5,19 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, UniqueConstraint, func
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    false,
+    func,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -18,15 +30,17 @@ class Base(DeclarativeBase):
 
 
 class Member(Base):
-    """A player: a Google account (``google_sub``) or a local-mode name (``google_sub`` is NULL)."""
+    """A player: a Google account (``google_sub``), a local-mode name, or a guest who plays bots only (``guest``)."""
 
     __tablename__ = "members"
+    __table_args__ = (Index("ix_members_guest_created", "guest", "created_at"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     google_sub: Mapped[str | None] = mapped_column(String(255), unique=True)
     display_name: Mapped[str] = mapped_column(String(100))
     email: Mapped[str | None] = mapped_column(String(320))
     picture: Mapped[str | None] = mapped_column(String(1000))
+    guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow, server_default=func.now())
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow, server_default=func.now())
 

@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Connection, Engine, Table, Update, bindparam, delete, insert, select, update
+from sqlalchemy import Connection, Engine, Table, Update, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from ..errors import TaiwanPokerError
@@ -24,6 +24,7 @@ _SEATS = cast(Table, Seat.__table__)
 ROOM_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 ROOM_CODE_LENGTH = 6
 SESSION_TTL = dt.timedelta(days=30)
+GUEST_TTL = dt.timedelta(days=1)  # a guest's session, and how long a guest and their tables are kept
 
 
 class RoomRow(NamedTuple):
@@ -81,12 +82,54 @@ def create_local_member(session: Session, name: str) -> Member:
     return member
 
 
-def start_session(session: Session, member_id: int, replaces: str | None = None) -> str:
+def create_guest(session: Session) -> Member:
+    """A guest: plays against bots only, for one day at most (then :func:`purge_guests` removes it)."""
+    member = Member(display_name=f"訪客 Guest {secrets.randbelow(9000) + 1000}", guest=True)
+    session.add(member)
+    session.flush()
+    return member
+
+
+def is_guest(conn: Connection, member_id: int) -> bool:
+    t = Member.__table__
+    return bool(conn.execute(select(t.c.guest).where(t.c.id == member_id)).scalar())
+
+
+def guests_since(session: Session, since: dt.datetime) -> int:
+    """Guests created since ``since`` (the server bounds how many live at once)."""
+    return int(session.scalar(select(func.count()).select_from(Member).where(Member.guest.is_(True),
+                                                                               Member.created_at >= since)) or 0)
+
+
+def open_rooms_created_by(session: Session, member_id: int) -> list[str]:
+    """Codes of the member's tables that are not over."""
+    query = select(Room.code).where(Room.created_by == member_id, Room.status.not_in(("over", "quarantined")))
+    return list(session.scalars(query))
+
+
+def purge_guests(session: Session, before: dt.datetime) -> int:
+    """Remove guests created before ``before``: their sessions, their tables (with logs and seats), themselves."""
+    ids = list(session.scalars(select(Member.id).where(Member.guest.is_(True), Member.created_at < before)))
+    if not ids:
+        return 0
+    rooms = select(Room.id).where(Room.created_by.in_(ids))
+    for table in (RoomEvent, Seat, ActionKey):
+        session.execute(delete(table).where(table.room_id.in_(rooms)))
+    session.execute(delete(Seat).where(Seat.member_id.in_(ids)))
+    session.execute(delete(ActionKey).where(ActionKey.member_id.in_(ids)))
+    session.execute(delete(Room).where(Room.created_by.in_(ids)))
+    session.execute(delete(WebSession).where(WebSession.member_id.in_(ids)))
+    session.execute(delete(Member).where(Member.id.in_(ids)))
+    return len(ids)
+
+
+def start_session(session: Session, member_id: int, replaces: str | None = None,
+                  ttl: dt.timedelta = SESSION_TTL) -> str:
     """A new session token for the member (the old one, if given, is ended: rotation on sign-in)."""
     if replaces:
         end_session(session, replaces)
     token = secrets.token_urlsafe(32)
-    session.add(WebSession(token_hash=_hash(token), member_id=member_id, expires_at=utcnow() + SESSION_TTL))
+    session.add(WebSession(token_hash=_hash(token), member_id=member_id, expires_at=utcnow() + ttl))
     session.flush()
     return token
 

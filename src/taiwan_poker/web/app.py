@@ -99,17 +99,23 @@ def _warm_up() -> None:
 
 
 SWEEP_SECONDS = 1.0
+GUEST_PURGE_SWEEPS = 600  # about every ten minutes
 IO_THREADS = 8  # database round trips release the GIL; more threads than this only queue for it (measured under load)
 HEALTH_TIMEOUT = 2.0
 
 
 async def _sweeper(rooms: RoomService, heap: HeapKeeper) -> None:
-    """The server's own action clock: time out abandoned turns, deal the next hand after a showdown pause."""
+    """The server's own action clock: time out abandoned turns, deal the next hand after a showdown pause,
+    play bots' turns the scheduler missed; every few minutes, remove guests older than a day."""
+    sweeps = 0
     while True:
         await asyncio.sleep(SWEEP_SECONDS)
         heap.reclaim_if_due()
         try:
             await asyncio.to_thread(rooms.sweep)
+            sweeps += 1
+            if sweeps % GUEST_PURGE_SWEEPS == 1:
+                await asyncio.to_thread(rooms.purge_guests)
         except Exception:  # keep sweeping whatever one room did
             log.exception("sweep failed")
 

@@ -25,7 +25,7 @@ from ..errors import TaiwanPokerError
 from ..rooms.service import ActResult, RoomService
 from ..store import repo
 from ..store.db import Database
-from ..store.models import Member
+from ..store.models import Member, utcnow
 from ..tables.limits import BOUNDS, DEFAULT_BLINDS, DEFAULT_DECKS, DEFAULT_SEATS, DEFAULT_STACK
 from .config import Settings
 from .error_model import ERROR_RESPONSES
@@ -148,21 +148,25 @@ Csrf = Depends(require_csrf)
 def member_json(member: Member | None) -> dict[str, Any] | None:
     if member is None:
         return None
-    return {"id": member.id, "name": member.display_name, "picture": member.picture}
+    return {"id": member.id, "name": member.display_name, "picture": member.picture, "guest": member.guest}
 
 
 def _start_session(request: Request, response: Response, member: Member) -> None:
-    """A new session (rotated: the old one, if any, ends) and a fresh CSRF token."""
+    """A new session (rotated: the old one, if any, ends) and a fresh CSRF token.
+
+    A guest's session lasts one day on the server and its cookies only as long as the browser session.
+    """
     settings, db, _ = services(request)
     old = request.cookies.get(SESSION_COOKIE)
     with db.transaction() as s:
-        token = repo.start_session(s, member.id, replaces=old)
+        token = repo.start_session(s, member.id, replaces=old, ttl=repo.GUEST_TTL if member.guest else repo.SESSION_TTL)
     request.app.state.session_cache.forget(old)
     request.app.state.sockets.end_session(old)
     secure = settings.secure_cookies
-    response.set_cookie(SESSION_COOKIE, token, max_age=SESSION_MAX_AGE, httponly=True, secure=secure,
+    max_age = None if member.guest else SESSION_MAX_AGE
+    response.set_cookie(SESSION_COOKIE, token, max_age=max_age, httponly=True, secure=secure,
                         samesite="lax", path="/")
-    response.set_cookie(CSRF_COOKIE, csrf_token(token), max_age=SESSION_MAX_AGE, httponly=False,
+    response.set_cookie(CSRF_COOKIE, csrf_token(token), max_age=max_age, httponly=False,
                         secure=secure, samesite="lax", path="/")
 
 
@@ -199,6 +203,21 @@ def local_sign_in(request: Request, body: LocalSignIn, response: Response) -> di
     name = clean_name(body.name)
     with db.transaction() as s:
         member = repo.create_local_member(s, name)
+    _start_session(request, response, member)
+    return {"member": member_json(member)}
+
+
+MAX_GUESTS_PER_DAY = 10_000  # guests live one day; past this many the server asks visitors to sign in
+
+
+@router.post("/api/auth/guest", tags=["members"], dependencies=[rate_limit("guest")])
+def guest_sign_in(request: Request, response: Response) -> dict[str, Any]:
+    """Play as a guest, without an account: against bots only, one table at a time, kept for a day at most."""
+    _, db, _ = services(request)
+    with db.transaction() as s:
+        if repo.guests_since(s, utcnow() - repo.GUEST_TTL) >= MAX_GUESTS_PER_DAY:
+            raise AuthError("too many guests right now; please sign in to play", code="guests_full")
+        member = repo.create_guest(s)
     _start_session(request, response, member)
     return {"member": member_json(member)}
 
@@ -315,7 +334,10 @@ def lobby(request: Request, member: MemberDep) -> dict[str, Any]:
 
 @router.post("/api/rooms", tags=["rooms"], dependencies=[Csrf, rate_limit("room_create")])
 def create_room(request: Request, member: MemberDep, body: NewTable | None = None) -> dict[str, str]:
-    """Open a table (by default heads-up, 2 decks, 2,000 chips, blinds 10/20) and take seat 0."""
+    """Open a table (by default heads-up, 2 decks, 2,000 chips, blinds 10/20) and take seat 0.
+
+    A guest opens solo tables only (bots in every other seat); their previous table ends.
+    """
     code = services(request)[2].create_room(member, **(body or NewTable.model_validate({})).settings())
     return {"code": code, "url": room_url(request, code)}
 
@@ -414,4 +436,5 @@ ERROR_STATUS = {
     "rate_limited": 429, "signin_busy": 503, "room_quarantined": 409, "session_ended": 401,
     "not_creator": 403, "table_started": 409, "table_paused": 409, "left_match": 409, "no_bot": 409,
     "bad_level": 400, "bad_bots": 400,
+    "guest_solo_only": 403, "guest_not_allowed": 403, "guest_table": 403, "guests_full": 503,
 }

@@ -41,6 +41,8 @@ POLICIES: dict[str, Policy] = {
     "seat": Policy(per_member="20/minute", per_address="120/minute"),
     # local or Google sign-in (local sign-in creates a member, so this also bounds member creation)
     "signin": Policy(per_member="", per_address="30/minute;300/hour"),
+    # a visitor starting to play against bots as a guest (each one creates a guest)
+    "guest": Policy(per_member="", per_address="10/minute;60/hour"),
     # every message on a room socket, keep-alive pings included (one every 25 s)
     "socket_message": Policy(per_member="15/second;300/minute", per_address="200/second"),
     # opening a room socket (reconnects included)
