@@ -16,7 +16,7 @@ import datetime as dt
 import logging
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Connection
@@ -71,6 +71,7 @@ from ..tables.limits import (
     TIMEOUT_GRACE_SECONDS,
 )
 from ..tables.state import Phase
+from ..tables.views import public_table_view
 from .cache import RoomLocks
 from .hub import RoomHub
 
@@ -103,10 +104,19 @@ class ActResult:
 
 @dataclass(frozen=True)
 class _Room:
-    """A room as folded from its log, with its stored columns at that version."""
+    """A room as folded from its log, with its stored columns at that version (and its public view, once built)."""
 
     state: TableState
     row: repo.RoomRow
+    memo: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def public(self) -> dict[str, Any]:
+        """The part of the view every seat shares, built once for this version (several threads may race to
+        build it; they build the same thing)."""
+        view = self.memo.get("public")
+        if view is None:
+            view = self.memo["public"] = public_table_view(self.state)
+        return view
 
 
 def _whole(value: object, name: str, allowed: range, code: str) -> int:
@@ -477,7 +487,7 @@ class RoomService:
 
     def _view(self, room: _Room, member: Member | None) -> dict[str, Any]:
         state, row = room.state, room.row
-        out = table_view(state, member.id if member is not None else None)
+        out = table_view(state, member.id if member is not None else None, room.public())
         now = self.clock()
         deadline = _aware(row.deadline)
         out["code"] = row.code

@@ -239,6 +239,10 @@ class Hand:
         """Seats dealt into this hand."""
         return tuple(sorted(self._hole))
 
+    def dealt_in(self, seat: int) -> bool:
+        """Whether ``seat`` was dealt into this hand (cheaper than ``seat in players``)."""
+        return seat in self._hole
+
     def legal(self) -> Legal:
         """Options of the seat to act (verify/can)."""
         legal = self._legal

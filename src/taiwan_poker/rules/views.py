@@ -21,6 +21,13 @@ def _faces(cards: tuple[Card | None, ...] | list[Card | None]) -> list[str | Non
 
 def view(hand: Hand, seat: int | None = None) -> dict[str, Any]:
     """The hand as ``seat`` may see it (``None``: a spectator, public information only)."""
+    out = public_view(hand)
+    out.update(seat_part(hand, seat))
+    return out
+
+
+def public_view(hand: Hand) -> dict[str, Any]:
+    """What everyone may see of the hand (a spectator's view)."""
     b = hand.betting
     players = set(hand.players)
     shown = {e.seat: e for e in hand.shown}
@@ -35,7 +42,7 @@ def view(hand: Hand, seat: int | None = None) -> dict[str, Any]:
             ev = shown[s]
             entry["shown"] = {"hole": _faces(ev.hole), "category": ev.category.value, "best": _faces(ev.best)}
         seats.append(entry)
-    out: dict[str, Any] = {
+    return {
         "hand_no": hand.hand_no, "version": hand.version, "button": hand.button,
         "small_blind_seat": hand.sb_seat, "big_blind_seat": hand.bb_seat,
         "street": hand.street.value, "complete": hand.complete, "to_act": hand.to_act,
@@ -46,7 +53,12 @@ def view(hand: Hand, seat: int | None = None) -> dict[str, Any]:
             for p in hand.pots
         ],
     }
-    if seat is not None and seat in players:
+
+
+def seat_part(hand: Hand, seat: int | None) -> dict[str, Any]:
+    """What only ``seat`` may see, added to :func:`public_view`: its own cards and burn, and its options."""
+    out: dict[str, Any] = {}
+    if seat is not None and hand.dealt_in(seat):
         out["you"] = {"seat": seat, "hole": _faces(hand.hole_cards(seat)), "burns": _faces(hand.private_burns(seat))}
     if seat is not None and hand.to_act == seat:
         out["legal"] = hand.legal().to_json()

@@ -109,7 +109,7 @@ class TableState:
         for i, s in enumerate(self.seats):
             if s is None:
                 out.append(0)
-            elif live is not None and i in hand.players:  # type: ignore[union-attr]
+            elif live is not None and hand.dealt_in(i):  # type: ignore[union-attr]
                 out.append(live[i])
             else:
                 out.append(s.stack)

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..rules.events import ActionTaken, BoardDealt
 from ..rules.hand import Hand
-from ..rules.views import events_for, view
+from ..rules.views import events_for, public_view, seat_part, view
 from .machine import legal_for
 from .state import TableState
 
@@ -42,10 +42,9 @@ def players(state: TableState) -> list[dict[str, Any]]:
     return out
 
 
-def table_view(state: TableState, member: int | None) -> dict[str, Any]:
-    """The table as ``member`` (None: a spectator) may see it now (the shell adds its code and clock)."""
+def public_table_view(state: TableState) -> dict[str, Any]:
+    """What every seat and spectator sees alike (a shell may build it once per version and share it)."""
     rules = state.rules
-    seat = state.seat_of(member)
     out: dict[str, Any] = {
         "status": state.phase.value,
         "decks": rules.decks,
@@ -53,21 +52,15 @@ def table_view(state: TableState, member: int | None) -> dict[str, Any]:
         "stack": rules.starting_stack,
         "blinds": [rules.small_blind, rules.big_blind],
         "players": players(state),
-        "you": seat,
-        "spectator": seat is None,
-        "creator": member is not None and member == state.creator,
+        "you": None,
+        "spectator": True,
+        "creator": False,
         "hand": None,
         "match": None,
     }
     hand = state.hand
     if hand is not None:
-        in_hand = state.seat_in_hand(member, len(state.hands) - 1)  # who held the seat when it was dealt
-        hv = view(hand, in_hand)
-        hv.pop("legal", None)
-        legal = legal_for(state, in_hand)
-        if legal is not None:
-            engine = hand.legal()
-            hv["legal"] = {**engine.to_json(), "actions": legal, "allin_to": engine.allin_to}
+        hv = public_view(hand)
         hv["last_actions"] = last_actions(hand)
         out["hand"] = hv
     if state.started:
@@ -81,6 +74,30 @@ def table_view(state: TableState, member: int | None) -> dict[str, Any]:
             "left": left,  # seats whose players left during the match, in order
             "forfeit": state.forfeit,  # the seat whose leaving ended it, if it ended that way
         }
+    return out
+
+
+def table_view(state: TableState, member: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The table as ``member`` (None: a spectator) may see it now (the shell adds its code and clock).
+
+    ``public``: :func:`public_table_view` of this very state, when the caller already has it (it is not changed).
+    """
+    out = dict(public if public is not None else public_table_view(state))
+    seat = state.seat_of(member)
+    out["you"] = seat
+    out["spectator"] = seat is None
+    out["creator"] = member is not None and member == state.creator
+    hand = state.hand
+    if hand is not None:
+        in_hand = state.seat_in_hand(member, len(state.hands) - 1)  # who held the seat when it was dealt
+        private = seat_part(hand, in_hand)
+        private.pop("legal", None)
+        legal = legal_for(state, in_hand)
+        if legal is not None:
+            engine = hand.legal()
+            private["legal"] = {**engine.to_json(), "actions": legal, "allin_to": engine.allin_to}
+        if private:
+            out["hand"] = {**out["hand"], **private}
     return out
 
 

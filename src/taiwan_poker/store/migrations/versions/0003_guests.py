@@ -16,12 +16,11 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("members") as b:
-        b.add_column(sa.Column("guest", sa.Boolean(), nullable=False, server_default=sa.false()))
-        b.create_index("ix_members_guest_created", ["guest", "created_at"])
+    # a plain ADD COLUMN (SQLite too): a batch copy of ``members`` would break the foreign keys pointing at it
+    op.add_column("members", sa.Column("guest", sa.Boolean(), nullable=False, server_default=sa.false()))
+    op.create_index("ix_members_guest_created", "members", ["guest", "created_at"])
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("members") as b:
-        b.drop_index("ix_members_guest_created")
-        b.drop_column("guest")
+    op.drop_index("ix_members_guest_created", "members")
+    op.drop_column("members", "guest")
