@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from ..rules.actions import ALLIN, CALL, CHECK, FOLD, Action, ActionKind
 from .estimate import RangeWeights, equity
+from .reading import preflop_widths, read_range
 from .strength import preflop_equity, preflop_rank
 from .view import BotView
 
@@ -122,21 +123,6 @@ def _cut(top: npt.NDArray[np.float64], keep: float, floor: float) -> RangeWeight
     return RangeWeights(np.where(top <= keep, 1.0, floor))
 
 
-def _preflop_ranges(v: BotView) -> dict[int, float]:
-    """How wide each opponent's preflop range is, from what they did preflop (a share of starting hands)."""
-    widths: dict[int, float] = {}
-    raises = 0
-    for a in v.history:
-        if a.street != 0:
-            continue
-        if a.aggressive:
-            raises += 1
-            widths[a.seat] = {1: 0.25, 2: 0.08}.get(raises, 0.04)
-        elif a.kind is ActionKind.CALL:
-            widths[a.seat] = {0: 0.6, 1: 0.3, 2: 0.1}.get(raises, 0.06)
-    return widths
-
-
 def _preflop_tight(v: BotView, rng: random.Random, *, mix: bool) -> Action:
     """Raise-or-fold preflop by the hand's rank among starting hands, by position and by the raises before."""
     top = float(preflop_rank(v.decks)[_faces(v)])
@@ -178,7 +164,7 @@ def solid(v: BotView, rng: random.Random) -> Action:
     if v.street == 0:
         return _preflop_tight(v, rng, mix=False)
     top = preflop_rank(v.decks)
-    widths = _preflop_ranges(v)
+    widths = preflop_widths(v)
     ranges = [_cut(top, widths[s], 0.05) if s in widths else None for s in v.opponents]
     eq = equity(v.hole, v.board, v.burns, v.decks, ranges, 400, _np_rng(rng))
     n = len(v.opponents)
@@ -197,32 +183,9 @@ def solid(v: BotView, rng: random.Random) -> Action:
 
 # --- level 3: the stronger player ------------------------------------------------------------------------------
 
-_CODES = 10  # category codes 0 (five of a kind) .. 9 (high card)
-# How much likelier each made hand is after a bet or raise / a call / only checks on that street.
-_AGGRESSIVE = np.array([1.0] * 7 + [0.9, 0.55, 0.25])
-_CALLED = np.array([0.6] * 7 + [0.8, 1.0, 0.45])
-_CHECKED = np.array([0.3] * 7 + [0.45, 0.85, 1.0])
 BLUFF = {1: 0.33, 2: 0.25, 3: 0.18}  # how often it bets with little equity when checked to heads-up
 SEMI_BLUFF = 0.35  # how often it bets a drawing hand (some equity, not enough for value) on the flop and turn
 CHECK_RAISE = 0.3  # how often it checks a strong hand out of position to raise
-
-
-def _narrowed(v: BotView, seat: int, width: float | None, top: npt.NDArray[np.float64]) -> RangeWeights | None:
-    streets: list[tuple[int, npt.NDArray[np.float64]]] = []
-    for street in range(1, v.street + 1):
-        acts = v.acted(seat, street)
-        if not acts:
-            continue
-        if any(a.aggressive for a in acts):
-            streets.append((street, _AGGRESSIVE))
-        elif any(a.kind is ActionKind.CALL for a in acts):
-            streets.append((street, _CALLED))
-        else:
-            streets.append((street, _CHECKED))
-    if width is None and not streets:
-        return None
-    faces = np.where(top <= width, 1.0, 0.04) if width is not None else np.ones((52, 52))
-    return RangeWeights(faces, tuple(streets))
 
 
 def _last_to_act(v: BotView) -> bool:
@@ -237,8 +200,8 @@ def strong(v: BotView, rng: random.Random) -> Action:
     if v.street == 0:
         return _preflop_tight(v, rng, mix=True)
     top = preflop_rank(v.decks)
-    widths = _preflop_ranges(v)
-    ranges = [_narrowed(v, s, widths.get(s), top) for s in v.opponents]
+    widths = preflop_widths(v)
+    ranges = [read_range(v, s, widths.get(s), top) for s in v.opponents]
     eq = equity(v.hole, v.board, v.burns, v.decks, ranges, 500, _np_rng(rng))
     n = len(v.opponents)
     cut = _value_cut(n)

@@ -19,12 +19,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ..bots.levels import DEFAULT_LEVEL, policy_of
 from ..bots.view import seat_view
 from ..cards import RandomSource, live_rng
+from ..coach.advice import advise
 from ..errors import TaiwanPokerError
 from ..lru import LruMap
 from ..rules import Action, ActionKind, RuleSet
@@ -44,6 +46,7 @@ from ..tables import (
     Open,
     Rematch,
     RemoveBot,
+    SetCoach,
     TableError,
     TableEvent,
     TableState,
@@ -421,6 +424,28 @@ class RoomService:
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise RoomError(f"a seat is a whole number, not {seat!r}", code="no_bot")
         return self._run(code, member, RemoveBot(member.id, seat)).state
+
+    def set_coach(self, code: str, member: Member, on: object) -> dict[str, Any]:
+        """The creator turns the coach on or off for everyone at the table (between hands)."""
+        if not isinstance(on, bool):
+            raise RoomError("'on' is true or false", code="bad_coach")
+        return self._run(code, member, SetCoach(member.id, on)).state
+
+    def coach(self, code: str, member: Member) -> dict[str, Any]:
+        """The coach's advice for the member's turn, from their seat's view only (None when it is not their turn)."""
+        room_id = self.room_id(code)
+        room = self._read(room_id, code)
+        state = room.state
+        if state.seat_of(member.id) is None:
+            raise RoomError("you have no seat at this table", code="not_seated")
+        if not state.coach_on:
+            raise RoomError("the coach is off at this table", code="coach_off")
+        hand = state.hand
+        seat = state.seat_in_hand(member.id, len(state.hands) - 1) if hand is not None else None
+        out: dict[str, Any] = {"on": True, "version": state.version, "advice": None}
+        if hand is not None and seat is not None and not hand.complete and hand.to_act == seat and not state.over:
+            out["advice"] = advise(seat_view(hand, seat), np.random.default_rng()).to_json()
+        return out
 
     def play_bot(self, code: str) -> bool:
         """If a bot is to act and its pause is over, decide from its seat's view and apply it like any action."""

@@ -19,6 +19,7 @@ from .machine import (
     Open,
     Rematch,
     RemoveBot,
+    SetCoach,
     TableError,
     TimeOut,
     chips_conserved,
@@ -32,6 +33,6 @@ from .views import history, table_view
 
 __all__ = [
     "Act", "AddBot", "Away", "Back", "Command", "Configure", "Deal", "Join", "Leave", "Open", "Phase", "Rematch",
-    "RemoveBot", "SeatState", "TableError", "TableEvent", "TableState", "TimeOut", "chips_conserved", "decide",
-    "event_from_json", "event_to_json", "evolve", "fold", "history", "legal_for", "table_view", "visible_to",
+    "RemoveBot", "SeatState", "SetCoach", "TableError", "TableEvent", "TableState", "TimeOut", "chips_conserved",
+    "decide", "event_from_json", "event_to_json", "evolve", "fold", "history", "legal_for", "table_view", "visible_to",
 ]

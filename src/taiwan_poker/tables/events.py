@@ -58,6 +58,12 @@ class PlayerBack(NamedTuple):
     seat: int
 
 
+class CoachSet(NamedTuple):
+    """The creator turned the coach on or off for everyone at the table (shown to all)."""
+
+    on: bool
+
+
 class HandEvent(NamedTuple):
     """One event of hand ``hand_no`` (its audience is the inner event's)."""
 
@@ -79,18 +85,18 @@ class RematchOpened(NamedTuple):
 
 TableEvent = (
     TableOpened | SettingsChanged | PlayerSat | PlayerLeft | PlayerAway | PlayerBack | HandEvent | MatchEnded
-    | RematchOpened
+    | RematchOpened | CoachSet
 )
 
 TYPE_NAMES: dict[type[Any], str] = {
     TableOpened: "table_opened", SettingsChanged: "settings_changed", PlayerSat: "player_sat",
     PlayerLeft: "player_left", PlayerAway: "player_away", PlayerBack: "player_back", HandEvent: "hand",
-    MatchEnded: "match_ended", RematchOpened: "rematch_opened",
+    MatchEnded: "match_ended", RematchOpened: "rematch_opened", CoachSet: "coach_set",
 }
 AUDIENCE: dict[type[Any], Audience | None] = {  # None: the inner hand event's audience decides
     TableOpened: Audience.EVERYONE, SettingsChanged: Audience.EVERYONE, PlayerSat: Audience.EVERYONE,
     PlayerLeft: Audience.EVERYONE, PlayerAway: Audience.EVERYONE, PlayerBack: Audience.EVERYONE,
-    HandEvent: None, MatchEnded: Audience.EVERYONE, RematchOpened: Audience.EVERYONE,
+    HandEvent: None, MatchEnded: Audience.EVERYONE, RematchOpened: Audience.EVERYONE, CoachSet: Audience.EVERYONE,
 }
 EVENT_TYPES: dict[str, type[Any]] = {name: cls for cls, name in TYPE_NAMES.items()}
 LOG_FORMAT = 2  # v1 was the heads-up room service's ad-hoc payloads (see :mod:`.upgrade`)

@@ -37,6 +37,7 @@ from ..rules.hand import Hand
 from ..rules.pots import clockwise_after
 from ..rules.ruleset import RuleSet
 from .events import (
+    CoachSet,
     HandEvent,
     MatchEnded,
     PlayerAway,
@@ -124,6 +125,13 @@ class RemoveBot(NamedTuple):
     seat: int
 
 
+class SetCoach(NamedTuple):
+    """The creator turns the coach on or off for everyone (between hands)."""
+
+    member: int
+    on: bool
+
+
 class Rematch(NamedTuple):
     """Open a rematch; the shell has made the new table, whose ``code`` everyone here will see."""
 
@@ -131,7 +139,9 @@ class Rematch(NamedTuple):
     code: str
 
 
-Command = Open | Configure | Join | Leave | Act | TimeOut | Deal | Away | Back | Rematch | AddBot | RemoveBot
+Command = (
+    Open | Configure | Join | Leave | Act | TimeOut | Deal | Away | Back | Rematch | AddBot | RemoveBot | SetCoach
+)
 
 
 # --- evolve -----------------------------------------------------------------------------------------------------
@@ -170,6 +180,8 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
         return replace(state, over=True, winner=event.winner, forfeit=previous_left)
     if isinstance(event, RematchOpened):
         return replace(state, rematch=event.code)
+    if isinstance(event, CoachSet):
+        return replace(state, coach=event.on)
     raise TableError(f"unknown event {event!r}", code="bad_event")  # pragma: no cover - the union is closed
 
 
@@ -273,6 +285,12 @@ def _primary(state: TableState, command: Command, rng: RandomSource | None) -> l
         return [SettingsChanged(command.rules)]
     if isinstance(command, AddBot | RemoveBot):
         return _bots(state, command)
+    if isinstance(command, SetCoach):
+        if command.member != state.creator:
+            raise TableError("only the table's creator may turn the coach on or off", code="not_creator")
+        if state.hand_running:
+            raise TableError("the coach is turned on or off between hands", code="hand_in_progress")
+        return [] if state.coach_on == command.on else [CoachSet(bool(command.on))]
     if isinstance(command, Rematch):
         if state.ever_seat_of(command.member) is None:
             raise TableError("only a player of this table can ask for a rematch", code="not_seated")
@@ -437,6 +455,6 @@ def legal_for(state: TableState, seat: int | None) -> list[str] | None:
 
 __all__ = [
     "Act", "AddBot", "Away", "Back", "Command", "Configure", "Deal", "IllegalActionError", "Join", "Leave", "Open",
-    "Rematch", "RemoveBot", "TableError", "TimeOut", "chips_conserved", "decide", "evolve", "fold", "legal_for",
-    "settle",
+    "Rematch", "RemoveBot", "SetCoach", "TableError", "TimeOut", "chips_conserved", "decide", "evolve", "fold",
+    "legal_for", "settle",
 ]

@@ -66,6 +66,14 @@ class TableState:
     version: int = 0  # events folded so far
     just_left: int | None = None  # the seat whose player left in the last event (so the match's end can say why)
     forfeit: int | None = None  # the seat whose leaving ended the match
+    coach: bool | None = None  # the creator's choice; None: the default (on at tables with bots)
+
+    @property
+    def coach_on(self) -> bool:
+        """Whether the coach is on for everyone: the creator's choice, else on exactly when bots play here."""
+        if self.coach is not None:
+            return self.coach
+        return any(s is not None and s.bot is not None for s in self.seats) or any(d.bot for d in self.departed)
 
     @property
     def hand(self) -> Hand | None:

@@ -57,6 +57,7 @@ def public_table_view(state: TableState) -> dict[str, Any]:
         "creator": False,
         "hand": None,
         "match": None,
+        "coach": state.coach_on,  # the same for everyone at the table
     }
     hand = state.hand
     if hand is not None:

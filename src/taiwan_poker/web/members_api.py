@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Form, Request, Response
 from fastapi.responses import RedirectResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ..auth.google import GoogleTokenVerifier, TokenRejected, check_csrf
 from ..bots.levels import DEFAULT_LEVEL, LEVELS
@@ -366,6 +366,23 @@ def remove_bot(request: Request, code: str, seat: int, member: MemberDep) -> dic
     return services(request)[2].remove_bot(code, member, seat)
 
 
+class CoachIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    on: StrictBool = Field(description="the coach on (true) or off (false) for everyone at the table")
+
+
+@router.get("/api/rooms/{code}/coach", tags=["rooms"])
+def coach(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
+    """The coach's advice for your turn, from your seat's view only (``advice`` is null when it is not your turn)."""
+    return services(request)[2].coach(code, member)
+
+
+@router.post("/api/rooms/{code}/coach", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
+def set_coach(request: Request, code: str, body: CoachIn, member: MemberDep) -> dict[str, Any]:
+    """The creator turns the coach on or off for everyone at the table (between hands)."""
+    return services(request)[2].set_coach(code, member, body.on)
+
+
 @router.post("/api/rooms/{code}/away", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
 def away(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
     """Step away: your hands are checked or folded at once until you are back."""
@@ -435,6 +452,6 @@ ERROR_STATUS = {
     "no_hand": 409, "match_over": 409, "hand_in_progress": 409, "match_not_over": 409, "stale_version": 409,
     "rate_limited": 429, "signin_busy": 503, "room_quarantined": 409, "session_ended": 401,
     "not_creator": 403, "table_started": 409, "table_paused": 409, "left_match": 409, "no_bot": 409,
-    "bad_level": 400, "bad_bots": 400,
-    "guest_solo_only": 403, "guest_not_allowed": 403, "guest_table": 403, "guests_full": 503,
+    "bad_level": 400, "bad_bots": 400, "coach_off": 403, "bad_coach": 400, "guest_solo_only": 403,
+    "guest_not_allowed": 403, "guest_table": 403, "guests_full": 503,
 }

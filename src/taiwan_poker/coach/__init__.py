@@ -1,0 +1,1 @@
+"""The coach: advice for one seat computed only from that seat's view, and the review of played hands."""

@@ -1,0 +1,74 @@
+"""The coach's numbers against the odds module: the spec's heart draw, its pot-odds example, equities, suggestions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from taiwan_poker.bots.view import BotView
+from taiwan_poker.cards import parse_cards
+from taiwan_poker.coach.advice import advise, improving_outs, suggest
+from taiwan_poker.odds.equity import equity
+from taiwan_poker.odds.outs import outs_probability, target_faces
+from taiwan_poker.odds.potodds import break_even_equity
+from taiwan_poker.rules.actions import ActionKind
+
+
+def seat(hole: list[str], board: list[str], burn: list[str], *, pot: int = 80, call: int = 20, decks: int = 2,
+         live: tuple[int, ...] = (0, 1)) -> BotView:
+    return BotView(
+        seat=0, decks=decks, big_blind=20, button=1, big_blind_seat=0, street=max(0, len(board) - 2),
+        hole=tuple(parse_cards(hole, decks)), burns=tuple(parse_cards(burn, decks)),
+        board=tuple(parse_cards(board, decks)), pot=pot, current_bet=call, bets=(0, call), stacks=(1000, 1000),
+        live=live, actions=(ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE) if call else
+        (ActionKind.CHECK, ActionKind.BET), call_amount=call, min_to=2 * call or 20, max_to=1000, history=(),
+    )
+
+
+@pytest.mark.parametrize(("burn", "formula"), [("7h", "21/97"), ("7c", "22/97")])
+def test_the_spec_heart_draw_counts_physical_outs_with_the_own_burn_removed(burn: str, formula: str) -> None:
+    v = seat(["Ah", "Qh"], ["Jh", "8h", "4s", "2d"], [burn])
+    outs = improving_outs(v)
+    assert outs is not None and outs.unseen == 97 and outs.known == 7
+    flush = next(g for g in outs.groups if g.category == "flush")
+    assert f"{flush.outs}/{outs.unseen}" == formula
+    odds = outs_probability(list(v.known), target_faces(suit="h"), 2)
+    assert flush.next_card == pytest.approx(float(odds.next_card))
+    assert flush.by_river is None, "on the turn only the next card is left"
+
+
+def test_before_the_burn_is_known_the_spec_counts_22_of_98() -> None:
+    v = seat(["Ah", "Qh"], ["Jh", "8h", "4s", "2d"], [])
+    outs = improving_outs(v)
+    assert outs is not None
+    assert next(f"{g.outs}/{outs.unseen}" for g in outs.groups if g.category == "flush") == "22/98"
+
+
+def test_on_the_flop_the_outs_by_the_river_use_the_two_card_formula() -> None:
+    v = seat(["Ah", "Qh"], ["Jh", "8h", "4s"], ["7c"])
+    outs = improving_outs(v)
+    assert outs is not None
+    flush = next(g for g in outs.groups if g.category == "flush")
+    n, o = outs.unseen, flush.outs
+    from math import comb
+    assert flush.by_river == pytest.approx(1 - comb(n - o, 2) / comb(n, 2))
+
+
+def test_the_price_is_the_spec_pot_odds_example() -> None:
+    v = seat(["Ah", "Qh"], ["Jh", "8h", "4s", "2d"], ["7c"], pot=80, call=20)  # P = 60, then a bet B = 20
+    assert v.price() == pytest.approx(float(break_even_equity(60, 20))) == pytest.approx(0.2)
+
+
+def test_equity_against_a_random_hand_matches_the_exact_calculator() -> None:
+    v = seat(["Ah", "Qh"], ["Jh", "8h", "4s", "2d"], ["7c"])
+    exact = equity("AhQh", ["random"], board="Jh8h4s2d", decks=2, burn="7c", method="exact").players[0].equity
+    advice = advise(v, np.random.default_rng(3), samples=30_000)
+    assert advice.equity_random == pytest.approx(exact, abs=0.01)
+    assert advice.best == "high_card" and len(advice.best_cards) == 5
+
+
+def test_the_suggestion_gives_its_reason_in_numbers() -> None:
+    assert suggest(0.31, 0.2, 1, 20) == ("call", "equity 31% > price 20% → call")
+    assert suggest(0.12, 0.2, 1, 20)[0] == "fold"
+    assert suggest(0.9, 0.2, 1, 20)[0] == "raise"
+    assert suggest(0.7, 0.0, 1, 0)[0] == "bet" and suggest(0.3, 0.0, 1, 0)[0] == "check"
