@@ -57,7 +57,7 @@ EXAMPLES = {GenerationMode.POSITIVE: 8, GenerationMode.NEGATIVE: 6}  # per opera
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
           negative_data_rejection]
 UNDOCUMENTED_ERROR_CHECKS = [not_a_server_error, content_type_conformance]
-SESSION_OPS = {"POST /api/auth/local", "POST /api/auth/logout"}  # each ends the session it is sent with
+SESSION_OPS = {"POST /api/auth/local", "POST /api/auth/guest", "POST /api/auth/logout"}  # each ends the session sent
 ERROR_REF = "#/components/schemas/ErrorOut"
 
 

@@ -14,17 +14,36 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from ..bots.levels import DEFAULT_LEVEL, LEVELS
 from ..tables.limits import BOUNDS
 from .i18n import catalogue, t
 from .members_api import optional_member
 from .redirects import safe_next
-from .rendering import render
+from .rendering import render, templates
 from .state import lang_of
 
 router = APIRouter(include_in_schema=False)
 MEMBER_JS = ("member.", "room.", "lobby.", "signin.", "history.", "action.")
 GSI_CLIENT = "https://accounts.google.com/gsi/client"
 _CODE = re.compile(r"^[A-Za-z0-9]{1,16}$")
+
+
+def solo_options(lang: str) -> dict[str, Any]:
+    """The "play against bots" form's choices: seats, decks and the bot levels named in ``lang``.
+
+    The level names come from :data:`taiwan_poker.bots.levels.LEVELS` (one home for them); the one-line note
+    under each is the catalogue's ``solo.note.<level>``. A template global, because the home page (rendered by
+    the app factory) shows the same form as the lobby.
+    """
+    return {
+        "seats": range(BOUNDS.seats_offered[0], BOUNDS.seats_offered[1] + 1), "default_seats": 2,
+        "decks": range(BOUNDS.decks[0], BOUNDS.decks[1] + 1), "default_decks": BOUNDS.default_decks,
+        "levels": [{"key": lv.key, "name": lv.zh if lang == "zh-TW" else lv.en, "note": t(lang, f"solo.note.{lv.key}"),
+                    "default": lv.key == DEFAULT_LEVEL} for lv in LEVELS.values()],
+    }
+
+
+templates.env.globals["solo_options"] = solo_options
 
 
 def sign_in_options(request: Request) -> dict[str, Any]:

@@ -21,6 +21,8 @@ let layoutKey = null;      // seats and the seat at the bottom the rings were bu
 let ws = null, retry = 0, pollTimer = null, reconnectTimer = null, pingTimer = null;
 
 const errorBox = $("room-error");
+// the bot levels' names in the reader's language, as the server wrote them into the add-a-bot control
+const LEVEL_NAMES = Object.fromEntries([...$("bot-level").options].map((o) => [o.value, o.textContent.trim()]));
 
 // Who sits at a seat now; a seat whose player left during the hand still shows them until it ends.
 function occupant(seat) {
@@ -117,13 +119,13 @@ window.addEventListener("online", () => { retry = 0; if (!ws) connect(); });
 
 // ---- sending ----------------------------------------------------------------------------------------------
 
-async function send(path, body) {
+async function send(path, body, method = "POST") {
   if (busy || !state) return null;
   busy = true;
   showMessage(errorBox, null);
   draw();
   try {
-    const res = await memberApi(`${API}${path}`, { method: "POST", body });
+    const res = await memberApi(`${API}${path}`, { method, body });
     // the answer's state is current when sent; a push may already have brought a newer one, so never go back
     apply(res.state ?? (typeof res.version === "number" ? res : null));  // join/away/back answer with the state
     if (res.applied === false && res.reason === "stale_version") showMessage(errorBox, { message: t("room.stale") });
@@ -210,6 +212,9 @@ function remaining() {
 }
 
 const handLive = () => Boolean(state?.hand && !state.hand.complete && state.match && !state.match.over);
+const matchOver = () => state.status === "over" || Boolean(state.match?.over);
+// The creator seats and removes bots before the first hand and between hands.
+const canManageBots = () => Boolean(state.creator && state.you != null && !matchOver() && !handLive());
 
 function tag(text, cls = "") { return el("span", { class: `tag ${cls}`, text }); }
 
@@ -227,7 +232,9 @@ function seatBox(seat, mine) {
       el("span", { class: "avatar", "aria-hidden": "true" }),
       el("div", { class: "seat-who" },
         el("h2", { class: "seat-name", id: `${id}-name` }),
-        el("p", { class: "seat-tags" })),
+        el("p", { class: "seat-tags" }),
+        mine ? null : el("button", { type: "button", class: "btn small-btn bot-remove", "data-seat": String(seat), hidden: true,
+          text: t("room.bot_remove") })),
       el("p", { class: "seat-stack" }, el("span", { class: "small", text: t("room.stack") }), " ", el("strong", { class: "stack-num" }))),
     cards,
     el("p", { class: "seat-best", hidden: true }, el("span", { class: "cat" }), " ", el("span", { class: "hand seat-five" })),
@@ -275,8 +282,23 @@ function drawSeat(seat) {
   box.classList.toggle("winner", winner);
   const name = player ? player.name : t("room.empty_seat");
   q(".seat-name").textContent = seat === me && player ? t("room.you_name", { name }) : name;
-  q(".avatar").textContent = player ? [...player.name][0].toUpperCase() : "";
+  q(".avatar").textContent = player?.bot ? "🤖" : player ? [...player.name][0].toUpperCase() : "";
+  box.classList.toggle("bot", Boolean(player?.bot));
   const tags = [];
+  if (player?.bot) {
+    // 「新手（鬆散被動）」: the name, then its style in brackets (dropped on a phone's small seats)
+    const level = LEVEL_NAMES[player.level] ?? player.level ?? "";
+    const short = /^(.*?)\s*[（(]/.exec(level)?.[1] || level;
+    tags.push(el("span", { class: "tag bot", "data-level": player.level ?? "", title: t("room.bot_title", { level }) },
+      t("room.bot_tag", { level: short }),
+      level.length > short.length ? el("span", { class: "lv-style", text: level.slice(short.length) }) : null));
+  }
+  const remove = q(".bot-remove");
+  if (remove) {
+    remove.hidden = !(player?.bot && !player.left && canManageBots());
+    remove.disabled = busy;
+    remove.setAttribute("aria-label", t("room.bot_remove_aria", { name: player?.name ?? "" }));
+  }
   if (hand && s.match) {
     if (hand.button === seat) tags.push(tag(t("room.tag_button"), "dealer"));
     if (hand.small_blind_seat === seat) tags.push(tag(t("room.tag_sb"), "blind"));
@@ -587,6 +609,8 @@ function draw() {
   $("back-btn").disabled = busy;
   $("away-btn").hidden = !(me && !me.away && !over);
   $("away-btn").disabled = busy;
+  $("bot-box").hidden = !(canManageBots() && seated.length < s.seats);
+  $("bot-add").disabled = busy;
   layout();
   for (let seat = 0; seat < s.seats; seat++) drawSeat(seat);
   drawBoard();
@@ -632,6 +656,11 @@ $("timeout-btn").addEventListener("click", () => send("/timeout", { version: sta
 $("next-btn").addEventListener("click", () => send("/next", { version: state.version }));
 $("deal-btn").addEventListener("click", () => send("/next", { version: state.version }));
 $("join-btn").addEventListener("click", () => send("/join", {}));
+$("bot-add").addEventListener("click", () => send("/bots", { level: $("bot-level").value }));
+$("table").addEventListener("click", (ev) => {
+  const btn = ev.target.closest("button.bot-remove");
+  if (btn && !btn.disabled && !busy) send(`/bots/${encodeURIComponent(btn.dataset.seat)}`, undefined, "DELETE");
+});
 $("away-btn").addEventListener("click", () => send("/away"));
 $("back-btn").addEventListener("click", () => send("/back"));
 $("rematch-btn").addEventListener("click", async () => {

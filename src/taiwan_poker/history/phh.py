@@ -1,0 +1,115 @@
+"""Hands as PHH, the Poker Hand History format that pokerkit reads, written from one viewer's visible events.
+
+The exporter reads only :func:`~taiwan_poker.rules.views.events_for` of the
+viewer's seat (or a spectator's), the same fail-closed events a browser gets:
+a card the viewer may not see is never in the input, so it is written
+``????`` as PHH allows.
+
+Players are listed as PHH numbers them: ``p1`` is the first seat after the
+button and the last is the button (heads-up, ``p1`` is the big blind and
+``p2`` the button, whose blind pokerkit posts reversed).  Multi-deck identity
+and private burns have no PHH field; they go in user-defined fields (names
+starting with ``_``), which a reader that knows one deck ignores:
+
+* ``_decks``: decks in the shoe;
+* ``_hole_decks``: each player's hole cards' deck numbers (0 where unknown);
+* ``_board_decks``: the deck number of each board card, in dealing order;
+* ``_private_burns``: each player's private burn (``????`` unless it is the viewer's);
+* ``_private_burn_decks``: their deck numbers (0 where unknown);
+* ``_table``: the table's code; ``_seats``: our seat numbers (0-based) of p1, p2, ….
+
+A player who left mid-hand folded out of turn, which PHH cannot say; such a
+fold is written as a comment at the point it happened.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+
+def _face(label: str | None) -> str:
+    return "??" if label is None else label.split(":")[0]
+
+
+def _deck(label: str | None) -> int:
+    return 0 if label is None or ":" not in label else int(label.split(":")[1])
+
+
+def hand_phh(events: Sequence[dict[str, Any]], *, names: Sequence[str], small_blind: int, big_blind: int,
+             decks: int, table: str = "", hand_no: int | None = None) -> str:
+    """One hand in PHH (TOML) from a viewer's events (``events_for``); ``names`` by seat."""
+    started = next(e for e in events if e.get("type") == "hand_started")
+    button = started["button"]
+    stacks = started["stacks"]
+    n = len(stacks)
+    order = [s for s in ((button + 1 + i) % n for i in range(n)) if stacks[s] > 0]  # p1 .. pN (the button)
+    player = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
+    hole: dict[int, list[str | None]] = {s: [None, None] for s in order}
+    burns: dict[int, str | None] = dict.fromkeys(order)
+    board: list[str] = []
+    actions: list[str] = []
+    level = big_blind  # the street's bet to beat
+    finishing: list[int] | None = None
+    for e in events:
+        kind = e.get("type")
+        if kind == "private_cards":
+            hole[e["seat"]] = list(e["hole"])
+            burns[e["seat"]] = e["burn"]
+        elif kind == "action":
+            seat, what, to = e["seat"], e["kind"], e["to"]
+            if what in ("fold",):
+                actions.append(f"{player[seat]} f")
+            elif what in ("check", "call") or (what == "allin" and to <= level):
+                actions.append(f"{player[seat]} cc")
+            else:
+                actions.append(f"{player[seat]} cbr {to}")
+            level = max(level, to)
+        elif kind == "seat_folded":
+            actions.append(f"# {player[e['seat']]} left the table: folded out of turn")
+        elif kind == "board_dealt":
+            board += e["cards"]
+            actions.append("d db " + "".join(_face(c) for c in e["cards"]))
+            level = 0
+        elif kind == "hand_shown":
+            hole[e["seat"]] = list(e["hole"])
+            actions.append(f"{player[e['seat']]} sm " + "".join(_face(c) for c in e["hole"]))
+        elif kind == "hand_ended":
+            finishing = [e["stacks"][s] for s in order]
+    deals = [f"d dh {player[s]} " + "".join(_face(c) for c in hole[s]) for s in order]
+    fields: list[tuple[str, Any]] = [
+        ("variant", "NT"),
+        ("antes", [0] * len(order)),
+        ("blinds_or_straddles", [small_blind, big_blind] + [0] * (len(order) - 2)),
+        ("min_bet", big_blind),
+        ("starting_stacks", [stacks[s] for s in order]),
+        ("actions", deals + actions),
+        ("players", [names[s] for s in order]),
+    ]
+    if hand_no is not None:
+        fields.append(("hand", hand_no))
+    if finishing is not None:
+        fields.append(("finishing_stacks", finishing))
+    fields += [
+        ("_table", table),
+        ("_seats", order),
+        ("_decks", decks),
+        ("_hole_decks", [[_deck(c) for c in hole[s]] for s in order]),
+        ("_board_decks", [_deck(c) for c in board]),
+        ("_private_burns", [_face(burns[s]) + ("" if burns[s] is not None else "??") for s in order]),
+        ("_private_burn_decks", [_deck(burns[s]) for s in order]),
+    ]
+    return "".join(f"{key} = {_toml(value)}\n" for key, value in fields)
+
+
+def _toml(value: Any) -> str:
+    """A TOML value: strings, integers and (nested) arrays of them are all PHH needs; JSON writes them the same."""
+    if isinstance(value, bool):  # pragma: no cover - no boolean fields
+        return "true" if value else "false"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def match_phh(hands: Sequence[str]) -> str:
+    """Several hands in one file, as pokerkit's ``HandHistory.loads_all`` reads them (``[1]``, ``[2]``, …)."""
+    return "\n".join(f"[{i + 1}]\n{text}" for i, text in enumerate(hands))
