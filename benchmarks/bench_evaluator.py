@@ -8,7 +8,9 @@ Card lists) and of the batch API (``rank_batch``, all threads and one thread) on
 both kernels: the compiled C one and the pure NumPy fallback
 (``TAIWAN_POKER_KERNEL=numpy``);
 then, on the same single-deck hands, the per-call rate of eval7, treys,
-phevaluator and pokerkit with the ratio of ours to each; then the table
+phevaluator and pokerkit with the ratio of ours to each (our scalar
+``hand_value`` runs in the compiled kernel when it is built; its pure-Python
+fallback gets a row too); then the table
 memory and the start-up time (fresh subprocess, empty cache dir, then warm).
 
 Figures are wall-clock on whatever machine runs this (on the shared 2-core
@@ -33,6 +35,7 @@ from rich.table import Table
 from taiwan_poker.cards import Card
 from taiwan_poker.evaluate import Ranking, batch, evaluate, hand_value, rank_batch
 from taiwan_poker.evaluate.batch import default_threads
+from taiwan_poker.evaluate.scalar import python_hand_value
 
 DECKS = (1, 2, 3, 4, 6)
 TARGET_BATCH = 40e6
@@ -175,7 +178,12 @@ def bench_others(single: dict[str, Any], n_lib: int, n_pokerkit: int) -> Table:
     table = Table(title=f"Same single-deck 7-card hands, per call ({n_lib:,} hands; pokerkit {n_pokerkit:,})")
     for col in ("library", "rate", "ours scalar ÷ it", "ours batch ÷ it", "multi-deck?"):
         table.add_column(col, justify="right")
-    table.add_row("taiwan_poker hand_value", fmt_rate(ours_scalar), "1.0×", f"{ours_batch / ours_scalar:,.1f}×", "yes")
+    table.add_row(f"taiwan_poker hand_value ({batch.kernel()} kernel)", fmt_rate(ours_scalar), "1.0×",
+                  f"{ours_batch / ours_scalar:,.1f}×", "yes")
+    hands = single["hands"][:n_lib]
+    fallback = rate(lambda: [python_hand_value(h) for h in hands], len(hands))
+    table.add_row("taiwan_poker hand_value, pure-Python fallback", fmt_rate(fallback),
+                  f"{ours_scalar / fallback:,.2f}×", f"{ours_batch / fallback:,.1f}×", "yes")
     for name, r in rows:
         table.add_row(name, fmt_rate(r), f"{ours_scalar / r:,.2f}×", f"{ours_batch / r:,.1f}×", "no")
     return table

@@ -180,3 +180,28 @@ def test_guests_older_than_a_day_are_removed_with_their_tables(app: FastAPI) -> 
         assert s.scalar(select(func.count()).select_from(WebSession)) == 1, "only the member's session is left"
     assert member.get(f"/api/rooms/{code}").status_code == 404
     assert st(member, kept)["status"] == "playing", "members' tables are untouched"
+
+
+def test_hands_export_as_phh_with_only_the_callers_cards(app: FastAPI) -> None:
+    from pokerkit import HandHistory
+
+    a, b = client(app, "Alice"), client(app, "Bob")
+    code = a.post("/api/rooms", json={"seats": 2}).json()["code"]
+    assert b.post(f"/api/rooms/{code}/join").status_code == 200
+    s = st(a, code)
+    seat_to_act = s["hand"]["to_act"]
+    actor = a if s["you"] == seat_to_act else b
+    r = actor.post(f"/api/rooms/{code}/actions", json={"version": s["version"], "action": {"kind": "fold"}})
+    assert r.status_code == 200 and r.json()["applied"]
+    r = a.get(f"/api/rooms/{code}/hands/1.phh")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-phh")
+    hh = HandHistory.loads(r.text)
+    mine = st(a, code)["hand"]["you"]["hole"]
+    dealt = [x for x in hh.actions if x.startswith("d dh")]
+    assert sum("????" in x for x in dealt) == 1, "the opponent's cards were never shown"
+    assert any("".join(c.split(":")[0] for c in mine) in x for x in dealt)
+    assert sum(list(hh)[-1].stacks) == 4000
+    everyone = client(app).get(f"/api/rooms/{code}/hands.phh")
+    assert everyone.status_code == 200 and everyone.text.startswith("[1]")
+    assert all("????" in x for x in everyone.text.splitlines() if "d dh" in x)
+    assert a.get(f"/api/rooms/{code}/hands/9.phh").status_code == 404

@@ -101,61 +101,74 @@ static PyObject *eval_rows(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(bad);
 }
 
-/* ------------------------------------------------------------------------------ packed lookup tables */
+/* ------------------------------------------------------------------------------- dense lookup tables */
 
-/* Keys: rank counts three bits a rank (at most 7 cards: a count fits), 39 bits; the value (< 2^24) sits
- * above bit 40 of the same word, so a probe reads one word.  0 marks an empty slot. */
-#define PKEY_BITS 40
-#define PKEY_MASK ((1ULL << PKEY_BITS) - 1ULL)
+/* prepare() turns one ranking's columns of the shared hash table into dense arrays indexed by the rank
+ * multiset itself, so a lookup needs no probing and touches one small array.
+ *
+ * A multiset of at most 7 cards is its rank counts three bits a rank (RANK_BIT): "key8".  Multiplying
+ * key8 by sum_j 8^j puts in field j the number P_j of cards of rank <= j (no carries: P_j <= 7).  The
+ * stars-and-bars word of a multiset has its bars at P_j + j, so its colex number is
+ * sum_j C(P_j + j, j + 1):
+ *   - over the 12 bars j < 12 for exactly 7 cards: 0 .. C(19, 7) - 1 (seven_index);
+ *   - over the 13 bars j < 13 for at most 7 cards (a 14th, absent rank fills up to 7): 0 .. C(20, 7) - 1
+ *     (upto7_index).
+ * The tables *_PART add three fields at a time. */
+#define SEVEN_COUNT 50388
+#define UPTO7_COUNT 77520
+#define PREFIX_MULT 0x0000249249249249ULL /* sum_{j<13} 8^j (fields above 13 are never read) */
 
 static uint64_t RANK_BIT[13];           /* 1 << 3 * rank */
 static uint64_t CARD_BIT[MAX_INDEX];    /* RANK_BIT of the card's rank, by physical index (faces: 0..51) */
 static uint8_t CARD_SUIT[MAX_INDEX];
-
-/* Seven-card non-flush values are also kept in a dense array indexed by the rank multiset's own number:
- * with P_j the cards of rank <= j, the bars of the stars-and-bars word of a 7-card multiset sit at
- * P_j + j, so its colex number is sum_{j<12} C(P_j + j, j + 1), in 0 .. C(19, 7) - 1.  Multiplying the key
- * by sum_j 8^j puts every P_j in field j (no carries: P_j <= 7); SEVEN_PART adds three fields at a time. */
-#define SEVEN_COUNT 50388
-#define PREFIX_MULT 0x0000249249249249ULL /* sum_{j<13} 8^j (fields above 13 are never read) */
+static uint32_t SUIT_ONE[MAX_INDEX];    /* 1 << 8 * suit: suit counts a byte each */
 static uint16_t SEVEN_PART[4][512];
+static uint32_t UPTO7_PART[5][512];
 
-static inline uint32_t seven_index(uint64_t key) {
-    uint64_t p = key * PREFIX_MULT;
+static inline uint32_t seven_index(uint64_t key8) {
+    uint64_t p = key8 * PREFIX_MULT;
     return (uint32_t)SEVEN_PART[0][p & 511] + SEVEN_PART[1][(p >> 9) & 511] + SEVEN_PART[2][(p >> 18) & 511] +
            SEVEN_PART[3][(p >> 27) & 511];
 }
 
-static void init_seven_parts(void) {
-    uint32_t binom[20][13] = {{0}};
-    for (int n = 0; n < 20; n++) {
+static inline uint32_t upto7_index(uint64_t key8) {
+    uint64_t p = key8 * PREFIX_MULT;
+    return UPTO7_PART[0][p & 511] + UPTO7_PART[1][(p >> 9) & 511] + UPTO7_PART[2][(p >> 18) & 511] +
+           UPTO7_PART[3][(p >> 27) & 511] + UPTO7_PART[4][(p >> 36) & 511];
+}
+
+static void init_index_parts(void) {
+    uint32_t binom[21][14] = {{0}};
+    for (int n = 0; n < 21; n++) {
         binom[n][0] = 1;
-        for (int k = 1; k < 13 && k <= n; k++) binom[n][k] = binom[n - 1][k - 1] + (k <= n - 1 ? binom[n - 1][k] : 0);
+        for (int k = 1; k < 14 && k <= n; k++) binom[n][k] = binom[n - 1][k - 1] + binom[n - 1][k];
     }
-    for (int g = 0; g < 4; g++)
+    for (int g = 0; g < 5; g++)
         for (int idx = 0; idx < 512; idx++) {
-            uint32_t sum = 0;
+            uint32_t seven = 0, upto7 = 0;
             for (int t = 0; t < 3; t++) {
                 int j = 3 * g + t, pj = (idx >> (3 * t)) & 7;
-                if (j < 12) sum += binom[pj + j][j + 1];
+                if (j < 12) seven += binom[pj + j][j + 1];
+                if (j < 13) upto7 += binom[pj + j][j + 1];
             }
-            SEVEN_PART[g][idx] = (uint16_t)sum;
+            if (g < 4) SEVEN_PART[g][idx] = (uint16_t)seven;
+            UPTO7_PART[g][idx] = upto7;
         }
 }
 
 /* Showdowns only compare values, so the equity code works on "classes": the rank of a value among the
- * distinct values of the table (1..12,376), which fit 16 bits and halve the dense table (100 KB). */
+ * distinct values of the table (1..12,376), which fit 16 bits and halve the arrays it reads. */
 typedef struct {
     PyObject_HEAD
-    uint64_t *nonflush;    /* packed: key | value << 40 */
-    uint64_t *flush;       /* packed: key | value << 40 */
-    uint64_t *flush_class; /* packed: key | class << 40 */
-    uint16_t *seven;       /* class of the non-flush value of each 7-card rank multiset, by seven_index */
+    uint32_t *value;       /* by upto7_index: best non-flush value of the multiset (5-7 cards) */
+    uint32_t *flush_value; /* by upto7_index: best flush value of the multiset as one suit's cards */
+    uint16_t *flush_class; /* by upto7_index: the class of flush_value */
+    uint16_t *seven;       /* by seven_index: the class of the non-flush value of a 7-card multiset */
 } LookupObject;
 
 static void lookup_dealloc(LookupObject *self) {
-    PyMem_Free(self->nonflush);
-    PyMem_Free(self->flush);
+    PyMem_Free(self->value);
+    PyMem_Free(self->flush_value);
     PyMem_Free(self->flush_class);
     PyMem_Free(self->seven);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -164,41 +177,28 @@ static void lookup_dealloc(LookupObject *self) {
 static PyTypeObject LookupType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "taiwan_poker.evaluate._kernel.Lookup",
-    .tp_doc = "One ranking's hand values, packed for the kernel (made by prepare()).",
+    .tp_doc = "One ranking's hand values, in the kernel's dense arrays (made by prepare()).",
     .tp_basicsize = sizeof(LookupObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_dealloc = (destructor)lookup_dealloc,
 };
 
-static inline uint32_t find(const uint64_t *table, uint64_t key) {
-    uint32_t slot = (uint32_t)((key * HASH_MULT) >> (64 - HASH_BITS));
-    for (;;) {
-        uint64_t e = table[slot];
-        if ((e & PKEY_MASK) == key) return (uint32_t)(e >> PKEY_BITS);
-        if (e == 0) return 0;
-        slot = (slot + 1u) & HASH_MASK;
-    }
+/* Classes of values below 2^24: a bit set of the values present and, per 64-bit word, how many come before. */
+#define VALUE_BITS 24
+#define VALUE_WORDS ((1u << VALUE_BITS) / 64u)
+
+static inline uint32_t popcount64(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (uint32_t)__builtin_popcountll(x);
+#else
+    uint32_t n = 0;
+    for (; x; x &= x - 1) n++;
+    return n;
+#endif
 }
 
-static void insert(uint64_t *table, uint64_t key, uint32_t value) {
-    uint32_t slot = (uint32_t)((key * HASH_MULT) >> (64 - HASH_BITS));
-    while (table[slot] != 0) slot = (slot + 1u) & HASH_MASK;
-    table[slot] = key | ((uint64_t)value << PKEY_BITS);
-}
-
-static int cmp_u32(const void *x, const void *y) {
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    return (a > b) - (a < b);
-}
-
-/* Class of a value: its 1-based position among the n sorted distinct values. */
-static uint32_t class_of(const uint32_t *sorted, Py_ssize_t n, uint32_t v) {
-    Py_ssize_t lo = 0, hi = n;
-    while (lo < hi) {
-        Py_ssize_t mid = (lo + hi) / 2;
-        if (sorted[mid] < v) lo = mid + 1; else hi = mid;
-    }
-    return (uint32_t)lo + 1;
+static uint32_t class_of(const uint64_t *present, const uint32_t *before, uint32_t v) {
+    return before[v >> 6] + popcount64(present[v >> 6] & ((1ULL << (v & 63)) - 1ULL)) + 1;
 }
 
 static PyObject *prepare(PyObject *self, PyObject *args) {
@@ -206,7 +206,8 @@ static PyObject *prepare(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*y*y*", &bk, &bn, &bf)) return NULL;
     PyObject *result = NULL;
     LookupObject *lk = NULL;
-    uint32_t *values = NULL;
+    uint64_t *present = NULL, *key8 = NULL;
+    uint32_t *before = NULL;
     Py_ssize_t size = (Py_ssize_t)1 << HASH_BITS;
     if (bk.len < size * 8 || bn.len < size * 4 || bf.len < size * 4) {
         PyErr_SetString(PyExc_ValueError, "prepare: the table columns are too short");
@@ -214,52 +215,63 @@ static PyObject *prepare(PyObject *self, PyObject *args) {
     }
     lk = PyObject_New(LookupObject, &LookupType);
     if (lk == NULL) goto out;
-    lk->nonflush = PyMem_Calloc(size, sizeof(uint64_t));
-    lk->flush = PyMem_Calloc(size, sizeof(uint64_t));
-    lk->flush_class = PyMem_Calloc(size, sizeof(uint64_t));
+    lk->value = PyMem_Calloc(UPTO7_COUNT, sizeof(uint32_t));
+    lk->flush_value = PyMem_Calloc(UPTO7_COUNT, sizeof(uint32_t));
+    lk->flush_class = PyMem_Calloc(UPTO7_COUNT, sizeof(uint16_t));
     lk->seven = PyMem_Calloc(SEVEN_COUNT, sizeof(uint16_t));
-    values = PyMem_Malloc(2 * size * sizeof(uint32_t));
-    if (lk->nonflush == NULL || lk->flush == NULL || lk->flush_class == NULL || lk->seven == NULL || values == NULL) {
+    present = PyMem_Calloc(VALUE_WORDS, sizeof(uint64_t));
+    before = PyMem_Malloc(VALUE_WORDS * sizeof(uint32_t));
+    key8 = PyMem_Malloc((size_t)size * sizeof(uint64_t));
+    if (lk->value == NULL || lk->flush_value == NULL || lk->flush_class == NULL || lk->seven == NULL ||
+        present == NULL || before == NULL || key8 == NULL) {
         PyErr_NoMemory();
         goto out;
     }
     const uint64_t *keys = bk.buf;
     const uint32_t *nf = bn.buf, *fl = bf.buf;
-    Py_ssize_t nvalues = 0;
     for (Py_ssize_t i = 0; i < size; i++) {
-        if (keys[i] == 0) continue;
-        values[nvalues++] = nf[i];
-        values[nvalues++] = fl[i];
+        uint64_t k16 = keys[i], k = 0;
+        int total = 0;
+        key8[i] = 0;
+        if (k16 == 0) continue;
+        for (int r = 0; r < 13; r++) {
+            uint64_t c = (k16 >> (4 * r)) & 15u;
+            total += (int)c;
+            k += c * RANK_BIT[r];
+        }
+        if (total > 7 || (nf[i] | fl[i]) >> VALUE_BITS) {
+            PyErr_SetString(PyExc_ValueError, "prepare: not a table of 5- to 7-card hands");
+            goto out;
+        }
+        key8[i] = k;
+        present[nf[i] >> 6] |= 1ULL << (nf[i] & 63);
+        present[fl[i] >> 6] |= 1ULL << (fl[i] & 63);
     }
-    qsort(values, (size_t)nvalues, sizeof(uint32_t), cmp_u32);
-    Py_ssize_t ndistinct = 0;
-    for (Py_ssize_t i = 0; i < nvalues; i++)
-        if (ndistinct == 0 || values[i] != values[ndistinct - 1]) values[ndistinct++] = values[i];
-    if (ndistinct >= 65535) {
+    uint32_t count = 0;
+    for (uint32_t w = 0; w < VALUE_WORDS; w++) {
+        before[w] = count;
+        count += popcount64(present[w]);
+    }
+    if (count >= 65535) {
         PyErr_SetString(PyExc_ValueError, "prepare: too many distinct hand values for 16-bit classes");
         goto out;
     }
     for (Py_ssize_t i = 0; i < size; i++) {
-        uint64_t k16 = keys[i], k8 = 0;
-        if (k16 == 0) continue;
-        int too_many = 0, total = 0;
-        for (int r = 0; r < 13; r++) {
-            uint64_t c = (k16 >> (4 * r)) & 15u;
-            if (c > 7) too_many = 1;
-            total += (int)c;
-            k8 += c * RANK_BIT[r];
-        }
-        if (too_many) continue; /* never met: the tables hold multisets of at most 7 cards */
-        insert(lk->nonflush, k8, nf[i]);
-        insert(lk->flush, k8, fl[i]);
-        insert(lk->flush_class, k8, class_of(values, ndistinct, fl[i]));
-        if (total == 7) lk->seven[seven_index(k8)] = (uint16_t)class_of(values, ndistinct, nf[i]);
+        uint64_t k = key8[i];
+        if (k == 0) continue;
+        uint32_t at = upto7_index(k);
+        lk->value[at] = nf[i];
+        lk->flush_value[at] = fl[i];
+        lk->flush_class[at] = (uint16_t)class_of(present, before, fl[i]);
+        if (((k * PREFIX_MULT) >> 36 & 7) == 7) lk->seven[seven_index(k)] = (uint16_t)class_of(present, before, nf[i]);
     }
     result = (PyObject *)lk;
     lk = NULL;
 out:
     Py_XDECREF(lk);
-    PyMem_Free(values);
+    PyMem_Free(present);
+    PyMem_Free(before);
+    PyMem_Free(key8);
     PyBuffer_Release(&bk); PyBuffer_Release(&bn); PyBuffer_Release(&bf);
     return result;
 }
@@ -297,7 +309,7 @@ static inline uint32_t value7(const LookupObject *lk, const Sums *b, int fs, int
     if (fs >= 0) {
         int s0 = CARD_SUIT[h0] == fs, s1 = CARD_SUIT[h1] == fs;
         if (b->sc[fs] + s0 + s1 >= 5) {
-            uint32_t f = find(lk->flush_class, b->sk[fs] + (s0 ? b0 : 0) + (s1 ? b1 : 0));
+            uint32_t f = lk->flush_class[upto7_index(b->sk[fs] + (s0 ? b0 : 0) + (s1 ? b1 : 0))];
             if (f > v) v = f;
         }
     }
@@ -393,10 +405,10 @@ static PyObject *hand_value(PyObject *self, PyObject *const *args, Py_ssize_t na
         sums_add(&s, (int)(rank * 4 + suit));
     }
     Py_DECREF(seq);
-    uint32_t v = find(lk->nonflush, s.key);
+    uint32_t v = lk->value[upto7_index(s.key)];
     for (int u = 0; u < 4; u++) {
         if (s.sc[u] >= 5) {
-            uint32_t f = find(lk->flush, s.sk[u]);
+            uint32_t f = lk->flush_value[upto7_index(s.sk[u])];
             if (f > v) v = f;
             break;
         }
@@ -616,20 +628,36 @@ typedef struct {
     int nrange;
 } Deal;
 
-/* Class of a five-card board (rank key, suit counts a byte each, its cards) plus two hole cards; fs is the
- * board suit with three or more cards (-1 if none) and fkey the rank key of the board's cards of that suit. */
-static inline uint32_t deal_value(const LookupObject *lk, uint64_t key, uint32_t counts, int fs, uint64_t fkey,
-                                  int h0, int h1) {
-    uint64_t b0 = CARD_BIT[h0], b1 = CARD_BIT[h1];
-    uint32_t v = lk->seven[seven_index(key + b0 + b1)];
-    if (fs >= 0) {
+/* Index of the lowest byte of x holding a set bit (x != 0). */
+static inline int lowest_byte(uint32_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(x) >> 3;
+#else
+    int i = 0;
+    while (!(x & 0xFFu)) { x >>= 8; i++; }
+    return i;
+#endif
+}
+
+/* Classes of every player's seven cards: the board (rank key, suit counts a byte each, its cards) plus each
+ * player's hole cards. */
+static inline void deal_values(const LookupObject *lk, int P, uint64_t key, uint32_t counts, const int *board,
+                               int hole[][2], uint32_t *val) {
+    for (int p = 0; p < P; p++) val[p] = lk->seven[seven_index(key + CARD_BIT[hole[p][0]] + CARD_BIT[hole[p][1]])];
+    uint32_t three = (counts + 0x7D7D7D7Du) & 0x80808080u; /* the byte of a suit with 3+ board cards (at most 5) */
+    if (three == 0) return;                                   /* no flush possible */
+    int fs = lowest_byte(three);
+    int on_board = (int)((counts >> (8 * fs)) & 255u);
+    uint64_t fkey = 0;
+    for (int j = 0; j < 5; j++) fkey += CARD_BIT[board[j]] & (0 - (uint64_t)(CARD_SUIT[board[j]] == fs));
+    for (int p = 0; p < P; p++) {
+        int h0 = hole[p][0], h1 = hole[p][1];
         int s0 = CARD_SUIT[h0] == fs, s1 = CARD_SUIT[h1] == fs;
-        if ((int)((counts >> (8 * fs)) & 255u) + s0 + s1 >= 5) {
-            uint32_t f = find(lk->flush_class, fkey + (s0 ? b0 : 0) + (s1 ? b1 : 0));
-            if (f > v) v = f;
+        if (on_board + s0 + s1 >= 5) {
+            uint32_t f = lk->flush_class[upto7_index(fkey + (s0 ? CARD_BIT[h0] : 0) + (s1 ? CARD_BIT[h1] : 0))];
+            if (f > val[p]) val[p] = f;
         }
     }
-    return v;
 }
 
 /* Deals of chunks first, first + 1, ... (MC_CHUNK each, the last one short) added to counts; returns the
@@ -647,33 +675,35 @@ static int64_t mc_run(const Deal *d, Py_ssize_t deals, uint64_t seed, uint64_t f
     int64_t win0 = 0, win1 = 0, split = 0; /* heads-up */
     int hole[MAX_PLAYERS][2];
     uint32_t val[MAX_PLAYERS];
-    uint64_t picked[(MAX_INDEX + 63) / 64] = {0}; /* the range players' cards in this deal */
+    uint32_t mark[MAX_INDEX] = {0}, stamp = 0; /* mark[c] == stamp: c is a range player's card in this deal */
     memcpy(hole, d->hole, sizeof(hole));
-    memcpy(deck, d->unseen, (size_t)U * sizeof(int16_t));
     uint64_t known_key = 0;
     uint32_t known_counts = 0;
     for (int j = 0; j < d->nknown; j++) {
         known_key += CARD_BIT[d->known[j]];
-        known_counts += 1u << (8 * CARD_SUIT[d->known[j]]);
+        known_counts += SUIT_ONE[d->known[j]];
     }
     for (uint64_t chunk = first; deals > 0; chunk++) {
         Py_ssize_t n = deals < MC_CHUNK ? deals : MC_CHUNK;
         deals -= n;
         Rng rng;
         rng_seed(&rng, seed, chunk);
+        memcpy(deck, d->unseen, (size_t)U * sizeof(int16_t)); /* each chunk from the same start: split-proof */
         int64_t streak = 0;
         while (n > 0) {
             if (d->nrange) {
                 int ok = 1;
-                memset(picked, 0, sizeof(picked));
+                if (++stamp == 0) { /* wrapped round: start the marks afresh */
+                    memset(mark, 0, sizeof(mark));
+                    stamp = 1;
+                }
                 for (int p = 0; p < P && ok; p++) {
                     if (d->kind[p] != 2) continue;
                     const int16_t *pr = d->pairs[p] + 2 * bounded(&rng, (uint32_t)d->npairs[p]);
                     for (int j = 0; j < 2; j++) {
                         int c = pr[j];
-                        uint64_t bit = 1ULL << (c & 63);
-                        if (picked[c >> 6] & bit) ok = 0;
-                        picked[c >> 6] |= bit;
+                        ok &= mark[c] != stamp;
+                        mark[c] = stamp;
                         hole[p][j] = c;
                     }
                 }
@@ -692,7 +722,7 @@ static int64_t mc_run(const Deal *d, Py_ssize_t deals, uint64_t seed, uint64_t f
         deck[k_] = deck[top];                                                          \
         deck[top++] = t_;                                                              \
         (c) = t_;                                                                      \
-    } while (d->nrange && (picked[(c) >> 6] >> ((c) & 63) & 1))
+    } while (d->nrange && mark[(c)] == stamp)
             int bc[5];
             uint64_t key = known_key;
             uint32_t scount = known_counts;
@@ -702,7 +732,7 @@ static int64_t mc_run(const Deal *d, Py_ssize_t deals, uint64_t seed, uint64_t f
                 NEXT_CARD(c);
                 bc[j] = c;
                 key += CARD_BIT[c];
-                scount += 1u << (8 * CARD_SUIT[c]);
+                scount += SUIT_ONE[c];
             }
             for (int p = 0; p < P; p++) {
                 if (d->kind[p] == 1) {
@@ -711,21 +741,12 @@ static int64_t mc_run(const Deal *d, Py_ssize_t deals, uint64_t seed, uint64_t f
                 }
             }
 #undef NEXT_CARD
-            int fs = -1;
-            uint64_t fkey = 0;
-            for (int u = 0; u < 4; u++)
-                if (((scount >> (8 * u)) & 255u) >= 3) fs = u;
-            if (fs >= 0)
-                for (int j = 0; j < 5; j++)
-                    if (CARD_SUIT[bc[j]] == fs) fkey += CARD_BIT[bc[j]];
+            deal_values(d->lk, P, key, scount, bc, hole, val);
             if (P == 2) {
-                uint32_t v0 = deal_value(d->lk, key, scount, fs, fkey, hole[0][0], hole[0][1]);
-                uint32_t v1 = deal_value(d->lk, key, scount, fs, fkey, hole[1][0], hole[1][1]);
-                win0 += v0 > v1;
-                win1 += v1 > v0;
-                split += v0 == v1;
+                win0 += val[0] > val[1];
+                win1 += val[1] > val[0];
+                split += val[0] == val[1];
             } else {
-                for (int p = 0; p < P; p++) val[p] = deal_value(d->lk, key, scount, fs, fkey, hole[p][0], hole[p][1]);
                 tally(local, val, P, 1);
             }
             n--;
@@ -859,8 +880,9 @@ PyMODINIT_FUNC PyInit__kernel(void) {
         int face = c % 52;
         CARD_BIT[c] = RANK_BIT[face >> 2];
         CARD_SUIT[c] = (uint8_t)(face & 3);
+        SUIT_ONE[c] = 1u << (8 * (face & 3));
     }
-    init_seven_parts();
+    init_index_parts();
     STR_RANK = PyUnicode_InternFromString("rank");
     STR_SUIT = PyUnicode_InternFromString("suit");
     if (STR_RANK == NULL || STR_SUIT == NULL || PyType_Ready(&LookupType) < 0) return NULL;

@@ -38,6 +38,7 @@ time (tests and benchmarks).
 from __future__ import annotations
 
 import importlib
+import itertools
 import os
 import warnings
 from collections.abc import Callable, Sequence
@@ -330,8 +331,8 @@ def showdown_monte_carlo(
     workers = max(1, min(threads or default_threads(), chunks // 2))
     if workers == 1:
         return run(first_chunk, deals)
-    cuts = np.linspace(0, chunks, workers + 1).astype(int)
-    firsts = [first_chunk + int(c) for c in cuts[:-1]]
-    counts = [min(int(hi - lo) * MC_CHUNK, deals - int(lo) * MC_CHUNK) for lo, hi in zip(cuts[:-1], cuts[1:], strict=True)]
+    cuts = [chunks * w // workers for w in range(workers + 1)]
+    firsts = [first_chunk + lo for lo in cuts[:-1]]
+    counts = [min((hi - lo) * MC_CHUNK, deals - lo * MC_CHUNK) for lo, hi in itertools.pairwise(cuts)]
     results = list(_pool(workers).map(run, firsts, counts))
     return sum((r[0] for r in results), np.zeros((players, players), dtype=np.int64)), sum(r[1] for r in results)

@@ -255,7 +255,9 @@ def _tally(values: npt.NDArray[np.uint32], weight: npt.NDArray[np.int64], out: n
             counts[:, k - 1] += (is_best[rows] * weight[rows, None]).sum(axis=0)
 
 
-def _board_multisets(remaining: npt.NDArray[np.int64], size: int) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int64]]:
+def _board_multisets(
+    remaining: npt.NDArray[np.int64], size: int
+) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int64]]:
     """All face multisets (non-decreasing rows) and their physical counts ``prod C(r_f, m_f)``."""
     r = remaining
     rows = np.zeros((1, 0), dtype=np.int16)
@@ -383,7 +385,11 @@ def sample_deals(
     need = 5 - len(board)
     k = need + 2 * len(random_players)
     drawn = np.asarray(unseen, dtype=np.int64)[rng.integers(0, len(unseen), size=(rows, k))]
-    picks = {i: pairs[i][rng.integers(0, len(pairs[i]), size=rows)] for i in range_players}  # type: ignore[index]
+    picks: dict[int, npt.NDArray[np.int16]] = {}
+    for i in range_players:
+        hands = pairs[i]
+        assert hands is not None
+        picks[i] = hands[rng.integers(0, len(hands), size=rows)]
     rejected = 0
     if picks or k > 1:
         allc = np.concatenate([drawn, *picks.values()], axis=1).astype(np.int16)
@@ -442,12 +448,15 @@ def mc_tally(
         want = min(MC_CHUNK, deals - (chunk - first_chunk) * MC_CHUNK)
         rng = np.random.default_rng([seed, chunk])
         streak = 0  # rows rejected since the last kept one
+        rows = int(want * 1.1) + 16
         while want:
-            cards, rej = sample_deals(rng, unseen, board, fixed, pairs, int(want * 1.1) + 16)
+            cards, rej = sample_deals(rng, unseen, board, fixed, pairs, rows)
             rejected += rej
             streak = streak + rej if len(cards) == 0 else 0
             if streak >= MAX_REJECT_ROWS:
                 raise ValueError("mc_tally: the ranges leave no consistent deal")
+            if len(cards) == 0:
+                rows = min(2 * rows, MAX_REJECT_ROWS)
             cards = cards[:want]
             values = lookup.values(cards.reshape(-1, 7)).reshape(len(cards), nplayers)
             _tally(values, ones[: len(cards)], flat)

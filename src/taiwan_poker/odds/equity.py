@@ -17,13 +17,17 @@ Two methods.
   face ``f``), then each opponent's face combo weighted by the copies left
   after the cards placed before it.  The weights count physical deals exactly,
   so the results are exact fractions (``win_count / total`` …).
-* **Monte Carlo**: physical cards are sampled directly — the board completion
-  and random opponents' cards i.i.d. uniform over the unseen physical cards,
-  each range opponent a uniform physical hand of its range; rows where two of
-  them share a physical card are rejected, which leaves deals exactly uniform
-  over the consistent ones.  Batches run
-  until the 95 % half-width ``1.96 × SE`` of every player's equity is at most
-  ``precision`` (or ``max_hands`` is reached).
+* **Monte Carlo**: physical deals are drawn uniformly over the consistent ones
+  (each range opponent a uniform physical hand of its range, the board
+  completion and random opponents' cards uniform over the unseen physical
+  cards left).  Batches run until the 95 % half-width ``1.96 × SE`` of every
+  player's equity is at most ``precision`` (or ``max_hands`` is reached).
+
+Both run in the evaluator's kernel (:func:`~taiwan_poker.evaluate.batch.showdown_exact`,
+:func:`~taiwan_poker.evaluate.batch.showdown_monte_carlo`): compiled C when it is
+built, else NumPy — the same exact results, and Monte Carlo results equal within
+statistical error.  The parsed request (the "set-up") is cached, so repeating a
+small calculation costs little more than the count itself.
 
 Per player: ``win`` (sole best hand), ``tie`` (best hand shared), and
 ``equity = win + Σ tie_k / k`` (the pot share, ties split evenly).
@@ -32,9 +36,11 @@ Per player: ``win`` (sole best hand), ``tie`` (best hand shared), and
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache, lru_cache
 from math import lcm, sqrt
 
 import numpy as np
@@ -43,7 +49,9 @@ import numpy.typing as npt
 from ..cards import Card, CardSpec, check_decks, parse_card, resolve_cards
 from ..errors import CardCountError, TaiwanPokerError
 from ..evaluate import DEFAULT_RANKING, Ranking, rank_batch
-from .ranges import FaceCombo, HandRange, RangeError, parse_range
+from ..evaluate.batch import MC_CHUNK, Tally, showdown_exact, showdown_monte_carlo
+from ..evaluate.numpy_kernel import sample_deals
+from .ranges import HandRange, RangeError, parse_range
 
 Z95 = 1.96
 DEFAULT_MAX_EXACT = 3_000_000
@@ -86,12 +94,18 @@ def split_cards(text: str) -> list[str]:
 
 def parse_holding(text: str) -> tuple[list[str], HandRange | None]:
     """``"AhKh"`` → two card names; ``"random"``, ``"QQ+,AKs"`` … → a range."""
+    cards, hand_range = _parse_holding(text)
+    return list(cards), hand_range
+
+
+@lru_cache(maxsize=1024)
+def _parse_holding(text: str) -> tuple[tuple[str, ...], HandRange | None]:
     squeezed = re.sub(r"[\s,]+", "", text)
     tokens = _CARD_TOKEN.findall(squeezed)
     if len(tokens) == 2 and "".join(tokens) == squeezed:
-        return tokens, None
+        return tuple(tokens), None
     try:
-        return [], parse_range(text)
+        return (), parse_range(text)
     except RangeError:
         if tokens and "".join(tokens) == squeezed:
             raise CardCountError(f"a hand has 2 cards, not {len(tokens)}: {text!r}", count=len(tokens)) from None
@@ -148,6 +162,27 @@ class EquityResult:
 # ----------------------------------------------------------------------------------------------- setup
 
 
+@dataclass(frozen=True, slots=True)
+class _ExactPlan:
+    """The exact count's arguments: faces only (see :func:`showdown_exact`)."""
+
+    remaining: npt.NDArray[np.int32]
+    board: npt.NDArray[np.int16]
+    fixed: npt.NDArray[np.int16]
+    combos: tuple[npt.NDArray[np.int16] | None, ...]
+    rows: int  # upper estimate of the face-pattern rows enumerated
+
+
+@dataclass(frozen=True, slots=True)
+class _MonteCarloPlan:
+    """The Monte Carlo arguments: physical cards (see :func:`showdown_monte_carlo`)."""
+
+    unseen: npt.NDArray[np.int16]
+    board: npt.NDArray[np.int16]
+    fixed: npt.NDArray[np.int16]
+    pairs: tuple[npt.NDArray[np.int16] | None, ...]
+
+
 @dataclass(slots=True)
 class _Setup:
     decks: int
@@ -157,6 +192,23 @@ class _Setup:
     known: list[Card]
     remaining: list[int]  # unseen copies per face
     ranking: Ranking
+    exact_plan: _ExactPlan | None = None  # made when first needed
+    mc_plan: _MonteCarloPlan | None = None
+
+
+@cache
+def _face_combos(hand_range: HandRange) -> npt.NDArray[np.int16]:
+    """The range's face combos (``n x 2``, high face first), in a fixed order."""
+    combos = np.array(hand_range.sorted_combos(), dtype=np.int16).reshape(-1, 2)
+    combos.setflags(write=False)
+    return combos
+
+
+def _live(combos: npt.NDArray[np.int16], remaining: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+    """Which face combos can still be dealt with ``remaining[f]`` unseen copies of each face."""
+    a, b = combos[:, 0], combos[:, 1]
+    ok: npt.NDArray[np.bool_] = np.where(a == b, remaining[a] >= 2, (remaining[a] >= 1) & (remaining[b] >= 1))
+    return ok
 
 
 def _setup(
@@ -214,16 +266,54 @@ def _setup(
     unknown = 5 - len(board_cards) + 2 * sum(1 for p in players if not p.is_exact)
     if unknown > sum(remaining):
         raise EquityError(f"{unknown} more cards are needed but only {sum(remaining)} are unseen")
+    left = np.array(remaining, dtype=np.int64)
     for p in players:
-        if p.hand_range is not None and p.hand_range.physical_count(remaining) == 0:
+        if p.hand_range is not None and not _live(_face_combos(p.hand_range), left).any():
             raise RangeError(f"no hand of the range {p.label!r} is possible with the cards shown", token=p.label)
     return _Setup(d, hero_cards, players, board_cards, physical, remaining, ranking)
+
+
+def _cached_setup(
+    hero: str | Sequence[str | Card],
+    opponents: Sequence[str | Sequence[Card] | HandRange],
+    board: str | Sequence[str | Card],
+    decks: int,
+    burn: str | Card | None,
+    ranking: Ranking,
+) -> _Setup:
+    """:func:`_setup`, remembered for recent requests (the set-up is never changed once made)."""
+    key = (
+        hero if isinstance(hero, str) else tuple(hero),
+        tuple(o if isinstance(o, str | HandRange) else tuple(o) for o in opponents),
+        board if isinstance(board, str) else tuple(board),
+        decks,
+        burn,
+        ranking,
+    )
+    try:
+        hash(key)
+    except TypeError:
+        return _setup(hero, opponents, board, decks, burn, ranking)
+    return _remembered_setup(*key)
+
+
+@lru_cache(maxsize=256)
+def _remembered_setup(
+    hero: str | tuple[str | Card, ...],
+    opponents: tuple[str | tuple[Card, ...] | HandRange, ...],
+    board: str | tuple[str | Card, ...],
+    decks: int,
+    burn: str | Card | None,
+    ranking: Ranking,
+) -> _Setup:
+    return _setup(hero, opponents, board, decks, burn, ranking)
 
 
 # ------------------------------------------------------------------------------------------------ exact
 
 
-def _count_multisets(remaining: Sequence[int], size: int) -> int:
+@lru_cache(maxsize=4096)
+def _count_multisets(remaining: tuple[int, ...], size: int) -> int:
     """Number of face multisets of ``size`` cards with at most ``remaining[f]`` copies of face ``f``."""
     poly = [1] + [0] * size
     for r in remaining:
@@ -236,130 +326,49 @@ def _count_multisets(remaining: Sequence[int], size: int) -> int:
     return poly[size]
 
 
-def _live_combos(hand_range: HandRange, remaining: Sequence[int]) -> list[FaceCombo]:
-    return [
-        (a, b)
-        for a, b in hand_range.sorted_combos()
-        if (remaining[a] >= 2 if a == b else remaining[a] >= 1 and remaining[b] >= 1)
-    ]
+def _exact_plan(setup: _Setup) -> _ExactPlan:
+    if setup.exact_plan is None:
+        left = np.array(setup.remaining, dtype=np.int64)
+        rows = _count_multisets(tuple(setup.remaining), 5 - len(setup.board))
+        combos: list[npt.NDArray[np.int16] | None] = []
+        for p in setup.players:
+            if p.hand_range is None:
+                combos.append(None)
+            else:
+                all_combos = _face_combos(p.hand_range)
+                live = all_combos[_live(all_combos, left)]
+                rows *= len(live)
+                combos.append(live)
+        fixed = np.array([[c.face for c in p.cards] if p.is_exact else [-1, -1] for p in setup.players], np.int16)
+        board = np.array([c.face for c in setup.board], dtype=np.int16)
+        setup.exact_plan = _ExactPlan(left.astype(np.int32), board, fixed, tuple(combos), rows)
+    return setup.exact_plan
 
 
 def exact_rows(setup: _Setup) -> int:
     """Upper estimate of the rows the exact enumeration would build."""
-    rows = _count_multisets(setup.remaining, 5 - len(setup.board))
-    for p in setup.players:
-        if p.hand_range is not None:
-            rows *= len(_live_combos(p.hand_range, setup.remaining))
-    return rows
-
-
-def _board_multisets(remaining: Sequence[int], size: int) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int64]]:
-    """All face multisets (non-decreasing rows) and their physical counts ``prod C(r_f, m_f)``."""
-    r = np.asarray(remaining, dtype=np.int64)
-    rows = np.zeros((1, 0), dtype=np.int16)
-    run = np.zeros(1, dtype=np.int64)  # copies of the last face at the tail of each row
-    faces = np.arange(52, dtype=np.int16)
-    num = np.ones(1, dtype=np.int64)
-    den = np.ones(1, dtype=np.int64)
-    for step in range(size):
-        if step == 0:
-            ok = np.broadcast_to(r > 0, (1, 52))
-        else:
-            last = rows[:, -1].astype(np.int64)
-            ok = (faces[None, :] > last[:, None]) & (r[None, :] > 0)
-            ok |= (faces[None, :] == last[:, None]) & (run[:, None] < r[last][:, None])
-        ri, fi = np.nonzero(ok)
-        new_face = faces[fi]
-        if step == 0:
-            new_run = np.ones(len(fi), dtype=np.int64)
-        else:
-            same = rows[ri, -1] == new_face
-            new_run = np.where(same, run[ri] + 1, 1)
-        num = num[ri] * (r[fi] - (new_run - 1))
-        den = den[ri] * new_run
-        rows = np.concatenate([rows[ri], new_face[:, None]], axis=1)
-        run = new_run
-    return rows, num // den
-
-
-def _pair_factor(
-    placed: npt.NDArray[np.int16], a: npt.NDArray[np.int16], b: npt.NDArray[np.int16], r: npt.NDArray[np.int64]
-) -> npt.NDArray[np.int64]:
-    """Physical ways to give faces (a, b) given the faces already placed in each row."""
-    used_a = (placed == a[:, None]).sum(axis=1) if placed.shape[1] else np.zeros(len(a), dtype=np.int64)
-    used_b = (placed == b[:, None]).sum(axis=1) if placed.shape[1] else np.zeros(len(b), dtype=np.int64)
-    left_a = r[a] - used_a
-    left_b = r[b] - used_b
-    same = a == b
-    return np.where(same, left_a * (left_a - 1) // 2, left_a * left_b).astype(np.int64)
+    return _exact_plan(setup).rows
 
 
 def _equity_exact(setup: _Setup, progress: Callable[[float], None] | None) -> EquityResult:
-    r = np.asarray(setup.remaining, dtype=np.int64)
-    need = 5 - len(setup.board)
-    board_rows, weight = _board_multisets(setup.remaining, need)
-    board_id = np.arange(len(board_rows), dtype=np.int64)
-    placed = board_rows
-    hand_cols: dict[int, tuple[int, int]] = {}
-    for i, p in enumerate(setup.players):
-        if p.hand_range is None:
-            continue
-        combos = np.array(_live_combos(p.hand_range, setup.remaining), dtype=np.int16)
-        n_rows, n_c = len(placed), len(combos)
-        ri = np.repeat(np.arange(n_rows), n_c)
-        ci = np.tile(np.arange(n_c), n_rows)
-        a, b = combos[ci, 0], combos[ci, 1]
-        factor = _pair_factor(placed[ri], a, b, r)
-        keep = factor > 0
-        ri, a, b, factor = ri[keep], a[keep], b[keep], factor[keep]
-        col = placed.shape[1]
-        placed = np.concatenate([placed[ri], a[:, None], b[:, None]], axis=1)
-        weight = weight[ri] * factor
-        board_id = board_id[ri]
-        hand_cols[i] = (col, col + 1)
+    plan = _exact_plan(setup)
     if progress is not None:
-        progress(0.5)
-    n = len(placed)
-    known_board = np.array([c.face for c in setup.board], dtype=np.uint8)
-    comp = placed[:, :need].astype(np.uint8)
-    values = np.empty((n, len(setup.players)), dtype=np.uint32)
-    for i, p in enumerate(setup.players):
-        if p.hand_range is None:
-            hole = np.array([c.face for c in p.cards], dtype=np.uint8)
-            # An exact holding depends only on the board: judge each board once.
-            arr = np.empty((len(board_rows), 7), dtype=np.uint8)
-            arr[:, :2] = hole
-            arr[:, 2 : 2 + len(known_board)] = known_board
-            arr[:, 2 + len(known_board) :] = board_rows
-            values[:, i] = rank_batch(arr, setup.ranking)[board_id]
-        else:
-            c0, c1 = hand_cols[i]
-            arr = np.empty((n, 7), dtype=np.uint8)
-            arr[:, 0] = placed[:, c0]
-            arr[:, 1] = placed[:, c1]
-            arr[:, 2 : 2 + len(known_board)] = known_board
-            arr[:, 2 + len(known_board) :] = comp
-            values[:, i] = rank_batch(arr, setup.ranking)
+        progress(0.0)
+    counts, total = showdown_exact(plan.remaining, plan.board, plan.fixed, plan.combos, setup.ranking)
     if progress is not None:
         progress(1.0)
-    return _tally_exact(setup, values, weight)
+    return _exact_result(setup, counts, total)
 
 
-def _tally_exact(setup: _Setup, values: npt.NDArray[np.uint32], weight: npt.NDArray[np.int64]) -> EquityResult:
-    nplayers = values.shape[1]
-    best = values.max(axis=1)
-    is_best = values == best[:, None]
-    nb = is_best.sum(axis=1)
+def _exact_result(setup: _Setup, counts: Tally, total: int) -> EquityResult:
+    nplayers = len(setup.players)
     scale = lcm(*range(1, nplayers + 1))
-    share = (scale // nb).astype(np.int64)
-    total = int(weight.sum())
     players = []
     for i, p in enumerate(setup.players):
-        col = is_best[:, i]
-        win = int(weight[col & (nb == 1)].sum())
-        tie = int(weight[col & (nb > 1)].sum())
-        eq_num = int((weight[col] * share[col]).sum())
-        eq = Fraction(eq_num, scale * total)
+        row = counts[i].tolist()
+        win = row[0]
+        tie = sum(row[1:])
+        eq = Fraction(sum(c * (scale // k) for k, c in enumerate(row, start=1)), scale * total)
         players.append(PlayerEquity(p.label, win / total, tie / total, float(eq), exact=(win, tie, eq)))
     return EquityResult(setup.decks, setup.board, "exact", total, tuple(players))
 
@@ -367,80 +376,59 @@ def _tally_exact(setup: _Setup, values: npt.NDArray[np.uint32], weight: npt.NDAr
 # ------------------------------------------------------------------------------------------ Monte Carlo
 
 
-def _range_pairs(hand_range: HandRange, remaining_idx: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """All physical two-card hands (index pairs) of a range among the unseen physical cards."""
-    faces = remaining_idx % 52
-    by_face: list[list[int]] = [[] for _ in range(52)]
-    for idx, f in zip(remaining_idx.tolist(), faces.tolist(), strict=True):
-        by_face[f].append(idx)
-    out: list[tuple[int, int]] = []
-    for a, b in hand_range.combos:
-        ca, cb = by_face[a], by_face[b]
-        if a == b:
-            out += [(ca[i], ca[j]) for i in range(len(ca)) for j in range(i + 1, len(ca))]
-        else:
-            out += [(x, y) for x in ca for y in cb]
-    return np.array(out, dtype=np.int64).reshape(-1, 2)
+def _physical_pairs(combos: npt.NDArray[np.int16], unseen: npt.NDArray[np.int16]) -> npt.NDArray[np.int16]:
+    """All physical two-card hands (index pairs, ``n x 2``) of the face combos among the unseen cards."""
+    faces = (unseen % 52).astype(np.intp)
+    order = np.argsort(faces, kind="stable")
+    faces, cards = faces[order], unseen[order]
+    per_face = np.bincount(faces, minlength=52)
+    width = max(1, int(per_face.max()))
+    first = np.cumsum(per_face) - per_face
+    copies = np.full((52, width), -1, dtype=np.int16)  # copies[f]: the unseen physical cards of face f
+    copies[faces, np.arange(len(faces)) - first[faces]] = cards
+    a, b = copies[combos[:, 0]][:, :, None], copies[combos[:, 1]][:, None, :]
+    ok = (a >= 0) & (b >= 0)
+    ok[combos[:, 0] == combos[:, 1]] &= np.triu(np.ones((width, width), dtype=bool), 1)  # two copies: i < j
+    return np.stack([np.broadcast_to(a, ok.shape)[ok], np.broadcast_to(b, ok.shape)[ok]], axis=1)
+
+
+def _mc_plan(setup: _Setup) -> _MonteCarloPlan:
+    if setup.mc_plan is None:
+        known = {c.index for c in setup.known}
+        unseen = np.array([i for i in range(52 * setup.decks) if i not in known], dtype=np.int16)
+        fixed = np.array([[c.index for c in p.cards] if p.is_exact else [-1, -1] for p in setup.players], np.int16)
+        pairs = tuple(
+            None if p.hand_range is None or p.is_random else _physical_pairs(_face_combos(p.hand_range), unseen)
+            for p in setup.players
+        )
+        board = np.array([c.index for c in setup.board], dtype=np.int16)
+        setup.mc_plan = _MonteCarloPlan(unseen, board, fixed, pairs)
+    return setup.mc_plan
 
 
 class _Sampler:
+    """Batches of random deals judged by the batch evaluator, drawn from a NumPy generator (the charts' sampler)."""
+
     def __init__(self, setup: _Setup, rng: np.random.Generator) -> None:
         self.setup = setup
         self.rng = rng
-        known_idx = {c.index for c in setup.known}
-        self.remaining_idx = np.array([i for i in range(52 * setup.decks) if i not in known_idx], dtype=np.int64)
-        self.need = 5 - len(setup.board)
-        self.random_players = [i for i, p in enumerate(setup.players) if p.is_random]
-        self.range_players = [i for i, p in enumerate(setup.players) if p.hand_range is not None and not p.is_random]
-        self.range_pairs = {
-            i: _range_pairs(setup.players[i].hand_range, self.remaining_idx)  # type: ignore[arg-type]
-            for i in self.range_players
-        }
-        self.known_board = np.array([c.index for c in setup.board], dtype=np.int64)
+        self.plan = _mc_plan(setup)
 
     def batch(self, rows: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.int64], int]:
         """Per-row equity shares (rows × players), is-best flags, best counts, and the number rejected."""
-        s = self.setup
-        k = self.need + 2 * len(self.random_players)
-        # Proposal: the k unknown cards i.i.d. uniform over the unseen physical cards, each range
-        # opponent a uniform physical hand of its range; keep only rows where all cards differ.  The
-        # kept rows are exactly uniform over consistent deals (rejection sampling).
-        drawn = self.remaining_idx[self.rng.integers(0, len(self.remaining_idx), size=(rows, k))]
-        picks = {
-            i: self.range_pairs[i][self.rng.integers(0, len(self.range_pairs[i]), size=rows)]
-            for i in self.range_players
-        }
-        rejected = 0
-        if picks or k > 1:
-            allc = np.concatenate([drawn, *picks.values()], axis=1).astype(np.int16)
-            allc.sort(axis=1)
-            ok = ~(allc[:, 1:] == allc[:, :-1]).any(axis=1)
-            rejected = int(rows - ok.sum())
-            if rejected:
-                drawn = drawn[ok]
-                picks = {i: v[ok] for i, v in picks.items()}
-        n = len(drawn)
-        board = np.empty((n, 5), dtype=np.int16)
-        board[:, : len(self.known_board)] = self.known_board
-        board[:, len(self.known_board) :] = drawn[:, : self.need]
-        values = np.empty((n, len(s.players)), dtype=np.uint32)
-        arr = np.empty((n, 7), dtype=np.int16)
-        arr[:, 2:] = board
-        nxt = self.need
-        for i, p in enumerate(s.players):
-            if p.is_exact:
-                arr[:, 0] = p.cards[0].index
-                arr[:, 1] = p.cards[1].index
-            elif p.is_random:
-                arr[:, 0:2] = drawn[:, nxt : nxt + 2]
-                nxt += 2
-            else:
-                arr[:, 0:2] = picks[i]
-            values[:, i] = rank_batch(arr, s.ranking)
+        plan = self.plan
+        cards, rejected = sample_deals(self.rng, plan.unseen, plan.board, plan.fixed, plan.pairs, rows)
+        n, nplayers = cards.shape[:2]
+        values = rank_batch(cards.reshape(-1, 7), self.setup.ranking).reshape(n, nplayers)
         best = values.max(axis=1)
         is_best = values == best[:, None]
         nb = is_best.sum(axis=1)
         return is_best / nb[:, None], is_best, nb, rejected
+
+
+def _first_batch(precision: float) -> int:
+    """Hands of the first Monte Carlo batch: enough for ``precision`` at the largest variance (1/4), at most 100k."""
+    return min(100_000, int((Z95 * 0.5 / precision) ** 2 * 1.05) + 1)
 
 
 def _equity_monte_carlo(
@@ -450,48 +438,49 @@ def _equity_monte_carlo(
     seed: int | None,
     progress: Callable[[float], None] | None,
 ) -> EquityResult:
-    rng = np.random.default_rng(seed)
-    sampler = _Sampler(setup, rng)
+    plan = _mc_plan(setup)
+    seed = secrets.randbits(64) if seed is None else seed
     m = len(setup.players)
     n = 0
     rejected = 0
-    sum_eq = np.zeros(m)
-    sum_eq2 = np.zeros(m)
-    wins = np.zeros(m, dtype=np.int64)
-    ties = np.zeros(m, dtype=np.int64)
-    batch = 100_000
+    chunk = 0
+    counts = np.zeros((m, m), dtype=np.int64)
+    batch = _first_batch(precision)
     while True:
-        eq, is_best, nb, rej = sampler.batch(min(batch, max_hands - n) if max_hands > n else batch)
+        deals = min(batch, max_hands - n) if max_hands > n else batch
+        got, rej = showdown_monte_carlo(
+            plan.unseen, plan.board, plan.fixed, plan.pairs, deals, seed, chunk, setup.ranking
+        )
+        chunk += -(-deals // MC_CHUNK)
+        counts += got
         rejected += rej
-        k = len(eq)
-        n += k
-        sum_eq += eq.sum(axis=0)
-        sum_eq2 += (eq * eq).sum(axis=0)
-        wins += (is_best & (nb == 1)[:, None]).sum(axis=0)
-        ties += (is_best & (nb > 1)[:, None]).sum(axis=0)
+        n += deals
         if n < 2:
             continue
-        mean = sum_eq / n
-        var = np.maximum(sum_eq2 / n - mean * mean, 0.0) * n / (n - 1)
-        half = Z95 * np.sqrt(var / n)
+        # a player's share of a deal is 1/k when k hands tie for best: its mean and variance from the tally
+        rows = counts.tolist()
+        sum_eq = [sum(c / k for k, c in enumerate(row, start=1)) for row in rows]
+        sum_eq2 = [sum(c / (k * k) for k, c in enumerate(row, start=1)) for row in rows]
+        var = [max(q / n - (e / n) ** 2, 0.0) * n / (n - 1) for e, q in zip(sum_eq, sum_eq2, strict=True)]
+        half = Z95 * sqrt(max(var) / n)
         if progress is not None:
-            progress(min(1.0, n / max_hands) if half.max() == 0 else min(1.0, (precision / half.max()) ** 2))
-        if half.max() <= precision or n >= max_hands:
+            progress(min(1.0, n / max_hands) if half == 0 else min(1.0, (precision / half) ** 2))
+        if half <= precision or n >= max_hands:
             break
-        needed = int((Z95 * np.sqrt(var.max()) / precision) ** 2) + 1
+        needed = int((Z95 * sqrt(max(var)) / precision) ** 2) + 1
         batch = int(min(max(needed - n, 50_000) * 1.05, 2_000_000))
     players = []
     for i, p in enumerate(setup.players):
-        w, t, e = wins[i] / n, ties[i] / n, sum_eq[i] / n
+        w, t, e = rows[i][0] / n, sum(rows[i][1:]) / n, sum_eq[i] / n
         players.append(
             PlayerEquity(
                 p.label,
-                float(w),
-                float(t),
-                float(e),
+                w,
+                t,
+                e,
                 win_se=sqrt(w * (1 - w) / n),
                 tie_se=sqrt(t * (1 - t) / n),
-                equity_se=float(sqrt(var[i] / n)),
+                equity_se=sqrt(var[i] / n),
             )
         )
     return EquityResult(setup.decks, setup.board, "monte_carlo", n, tuple(players), precision, rejected)
@@ -523,12 +512,13 @@ def equity(
     ``method``: ``"exact"``, ``"monte_carlo"`` or ``"auto"`` (exact when the
     enumeration has at most ``max_exact`` rows).  ``precision``: Monte Carlo stops
     when every player's 95 % half-width is at most this (or at ``max_hands``).
+    ``seed``: any integer makes a Monte Carlo run reproducible.
     """
     if method not in ("auto", "exact", "monte_carlo"):
         raise EquityError(f"unknown method {method!r}: auto, exact or monte_carlo", method=method)
     if not 0 < precision < 1:
         raise EquityError("precision is a 95 % half-width between 0 and 1, e.g. 0.001", precision=precision)
-    setup = _setup(hero, opponents, board, decks, burn, ranking)
+    setup = _cached_setup(hero, opponents, board, decks, burn, ranking)
     rows = exact_rows(setup)
     if method == "exact" and rows > HARD_MAX_EXACT:
         raise EquityError(

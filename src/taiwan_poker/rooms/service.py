@@ -28,6 +28,7 @@ from ..bots.view import seat_view
 from ..cards import RandomSource, live_rng
 from ..coach.advice import advise
 from ..errors import TaiwanPokerError
+from ..history.phh import hand_phh, match_phh
 from ..lru import LruMap
 from ..rules import Action, ActionKind, RuleSet
 from ..store import repo
@@ -74,7 +75,7 @@ from ..tables.limits import (
     TIMEOUT_GRACE_SECONDS,
 )
 from ..tables.state import Phase
-from ..tables.views import public_table_view
+from ..tables.views import hand_events, names_in_hand, public_table_view
 from .cache import RoomLocks
 from .hub import RoomHub
 
@@ -551,6 +552,21 @@ class RoomService:
         with self._lock(room_id):
             room = self._read(room_id, code)
         return history(room.state, member.id if member is not None else None)
+
+    def hands_phh(self, code: str, member: Member | None, hand_no: int | None = None) -> str:
+        """One hand (``hand_no``) or every hand of the table in PHH, with only the cards this member may see."""
+        room_id = self.room_id(code)
+        with self._lock(room_id):
+            state = self._read(room_id, code).state
+        if hand_no is not None and not 1 <= hand_no <= len(state.hands):
+            raise RoomError(f"this table has no hand {hand_no}", code="hand_not_found")
+        indices = [hand_no - 1] if hand_no is not None else list(range(len(state.hands)))
+        rules = state.rules
+        me = member.id if member is not None else None
+        texts = [hand_phh(hand_events(state, me, i), names=names_in_hand(state, i), small_blind=rules.small_blind,
+                          big_blind=rules.big_blind, decks=rules.decks, table=code.upper(),
+                          hand_no=state.hands[i].hand_no) for i in indices]
+        return texts[0] if hand_no is not None else match_phh(texts)
 
     def rooms_of(self, member: Member) -> list[dict[str, Any]]:
         """The lobby: the member's tables, newest first, with whose turn it is, the seats and the blinds."""

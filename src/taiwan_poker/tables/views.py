@@ -109,3 +109,15 @@ def history(state: TableState, member: int | None) -> list[dict[str, Any]]:
         seat = state.seat_in_hand(member, i)
         out.append({"hand_no": hand.hand_no, "final": view(hand, seat), "events": events_for(hand, seat)})
     return out
+
+
+def names_in_hand(state: TableState, index: int) -> list[str]:
+    """The name of the player in each seat when hand ``index`` (0-based) was dealt ("" for an empty seat)."""
+    names = {s.member: s.name for s in state.seats if s is not None}
+    names.update({d.member: d.name for d in state.departed if d.member not in names})
+    return [names.get(m, "") if m is not None else "" for m in state.lineups[index]]
+
+
+def hand_events(state: TableState, member: int | None, index: int) -> list[dict[str, Any]]:
+    """Hand ``index`` (0-based) as ``member`` saw it: the visible events of the seat they played, if any."""
+    return events_for(state.hands[index], state.seat_in_hand(member, index))

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Form, Request, Response
-from fastapi.responses import RedirectResponse
+from fastapi.responses import PlainTextResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ..auth.google import GoogleTokenVerifier, TokenRejected, check_csrf
@@ -383,6 +383,25 @@ def set_coach(request: Request, code: str, body: CoachIn, member: MemberDep) -> 
     return services(request)[2].set_coach(code, member, body.on)
 
 
+PHH_MEDIA = "application/x-phh; charset=utf-8"  # TOML text; pokerkit's HandHistory.loads reads it
+
+
+@router.get("/api/rooms/{code}/hands.phh", tags=["rooms"], response_class=PlainTextResponse)
+def match_phh_export(request: Request, code: str, member: OptionalMember) -> Response:
+    """Every hand of the table in PHH (pokerkit's hand-history format), with only the cards you may see."""
+    text = services(request)[2].hands_phh(code, member)
+    return Response(text, media_type=PHH_MEDIA,
+                    headers={"Content-Disposition": f'attachment; filename="{code.upper()}.phh"'})
+
+
+@router.get("/api/rooms/{code}/hands/{hand_no}.phh", tags=["rooms"], response_class=PlainTextResponse)
+def hand_phh_export(request: Request, code: str, hand_no: int, member: OptionalMember) -> Response:
+    """One hand in PHH, with only the cards you may see (others' are ``????``)."""
+    text = services(request)[2].hands_phh(code, member, hand_no)
+    return Response(text, media_type=PHH_MEDIA,
+                    headers={"Content-Disposition": f'attachment; filename="{code.upper()}-{hand_no}.phh"'})
+
+
 @router.post("/api/rooms/{code}/away", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
 def away(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
     """Step away: your hands are checked or folded at once until you are back."""
@@ -453,5 +472,5 @@ ERROR_STATUS = {
     "rate_limited": 429, "signin_busy": 503, "room_quarantined": 409, "session_ended": 401,
     "not_creator": 403, "table_started": 409, "table_paused": 409, "left_match": 409, "no_bot": 409,
     "bad_level": 400, "bad_bots": 400, "coach_off": 403, "bad_coach": 400, "guest_solo_only": 403,
-    "guest_not_allowed": 403, "guest_table": 403, "guests_full": 503,
+    "hand_not_found": 404, "guest_not_allowed": 403, "guest_table": 403, "guests_full": 503,
 }
