@@ -205,3 +205,38 @@ def test_hands_export_as_phh_with_only_the_callers_cards(app: FastAPI) -> None:
     assert everyone.status_code == 200 and everyone.text.startswith("[1]")
     assert all("????" in x for x in everyone.text.splitlines() if "d dh" in x)
     assert a.get(f"/api/rooms/{code}/hands/9.phh").status_code == 404
+
+
+def test_the_coach_advises_at_a_bot_table_and_the_review_marks_each_decision(app: FastAPI) -> None:
+    a = client(app, "Alice")
+    code = a.post("/api/rooms", json={"seats": 2, "bots": 1, "level": "beginner"}).json()["code"]
+    s = wait_for(a, code, lambda s: s["hand"]["complete"] or s["hand"]["to_act"] == s["you"])
+    assert s["coach"] is True, "the coach is on by default at a table with bots"
+    while not s["hand"]["complete"]:
+        r = a.get(f"/api/rooms/{code}/coach")
+        assert r.status_code == 200, r.text
+        advice = r.json()["advice"]
+        assert advice is not None and 0 <= advice["equity_random"] <= 1 and advice["action"] in (
+            "fold", "check", "call", "bet", "raise")
+        assert "→" in advice["reason"]
+        legal = s["hand"]["legal"]["actions"]
+        kind = "check" if "check" in legal else "call"
+        a.post(f"/api/rooms/{code}/actions", json={"version": s["version"], "action": {"kind": kind}})
+        s = wait_for(a, code, lambda s: s["hand"]["complete"] or s["hand"]["to_act"] == s["you"])
+    r = a.get(f"/api/rooms/{code}/hands/1/review")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["decisions"] and all(d["mark"] in ("good", "questionable", "mistake") for d in body["decisions"])
+    assert all(d["action"] in ("check", "call") for d in body["decisions"])
+
+
+def test_the_coach_is_off_by_default_at_member_tables_and_the_creator_turns_it_on_for_everyone(app: FastAPI) -> None:
+    a, b = client(app, "Alice"), client(app, "Bob")
+    code = a.post("/api/rooms", json={"seats": 3}).json()["code"]
+    assert b.post(f"/api/rooms/{code}/join").status_code == 200
+    assert st(b, code)["coach"] is False
+    assert error(b.get(f"/api/rooms/{code}/coach")) == (403, "coach_off")
+    assert error(b.post(f"/api/rooms/{code}/coach", json={"on": True})) == (403, "not_creator")
+    assert a.post(f"/api/rooms/{code}/coach", json={"on": True}).status_code == 200
+    assert st(b, code)["coach"] is True, "shown to everyone at the table"
+    assert b.get(f"/api/rooms/{code}/coach").json()["advice"] is None, "no hand yet: nothing to advise"

@@ -29,6 +29,7 @@ from ..cards import RandomSource, live_rng
 from ..coach.advice import advise
 from ..errors import TaiwanPokerError
 from ..history.phh import hand_phh, match_phh
+from ..history.review import review as review_hand
 from ..lru import LruMap
 from ..rules import Action, ActionKind, RuleSet
 from ..store import repo
@@ -552,6 +553,23 @@ class RoomService:
         with self._lock(room_id):
             room = self._read(room_id, code)
         return history(room.state, member.id if member is not None else None)
+
+    def review(self, code: str, member: Member, hand_no: int) -> dict[str, Any]:
+        """The member's decisions in a finished hand, each with its equity, price and mark; the all-in EV."""
+        room_id = self.room_id(code)
+        with self._lock(room_id):
+            state = self._read(room_id, code).state
+        if not 1 <= hand_no <= len(state.hands):
+            raise RoomError(f"this table has no hand {hand_no}", code="hand_not_found")
+        hand = state.hands[hand_no - 1]
+        if not hand.complete:
+            raise RoomError("the hand is still being played", code="hand_in_progress")
+        seat = state.seat_in_hand(member.id, hand_no - 1)
+        if seat is None:
+            raise RoomError("you did not play this hand", code="not_seated")
+        decisions, ev = review_hand(hand, seat, seed=hand_no)
+        return {"hand_no": hand_no, "seat": seat, "decisions": [d.to_json() for d in decisions],
+                "allin_ev": ev.to_json() if ev is not None else None}
 
     def hands_phh(self, code: str, member: Member | None, hand_no: int | None = None) -> str:
         """One hand (``hand_no``) or every hand of the table in PHH, with only the cards this member may see."""

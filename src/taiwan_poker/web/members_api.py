@@ -402,6 +402,12 @@ def hand_phh_export(request: Request, code: str, hand_no: int, member: OptionalM
                     headers={"Content-Disposition": f'attachment; filename="{code.upper()}-{hand_no}.phh"'})
 
 
+@router.get("/api/rooms/{code}/hands/{hand_no}/review", tags=["rooms"])
+def hand_review(request: Request, code: str, hand_no: int, member: MemberDep) -> dict[str, Any]:
+    """Your decisions in a finished hand: equity, price and a mark for each; the all-in EV where it applies."""
+    return services(request)[2].review(code, member, hand_no)
+
+
 @router.post("/api/rooms/{code}/away", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
 def away(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
     """Step away: your hands are checked or folded at once until you are back."""
