@@ -29,6 +29,7 @@ BUILD_INPUTS = ["constraints.txt", "pyproject.toml", "setup.py", "src/taiwan_pok
 TYPED = ["src/taiwan_poker"]  # mypy --strict on the whole package (the core and the shell)
 CHROMIUM = Path("/usr/bin/chromium")
 CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
+EMOJI_FONT = Path("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf")  # the bots' 🤖 in screenshots
 
 
 def sh(*cmd: str | Path, **kw: object) -> None:
@@ -60,10 +61,11 @@ def run(args: list[str]) -> int:
 def browser_setup() -> None:
     """The browser tests drive Debian's Chromium (Playwright's own download does not work here).
 
-    Installs ``chromium`` (and CJK fonts, so screenshots show the Chinese text) with apt-get when
+    Installs ``chromium`` (and CJK and emoji fonts, so screenshots show the Chinese text) with apt-get when
     missing; without root or apt-get it only says what is missing and the browser tests skip.
     """
-    missing = [pkg for pkg, path in (("chromium", CHROMIUM), ("fonts-noto-cjk", CJK_FONT)) if not path.exists()]
+    wanted = (("chromium", CHROMIUM), ("fonts-noto-cjk", CJK_FONT), ("fonts-noto-color-emoji", EMOJI_FONT))
+    missing = [pkg for pkg, path in wanted if not path.exists()]
     if not missing:
         return
     can_apt = sys.platform.startswith("linux") and Path("/usr/bin/apt-get").exists() and os.geteuid() == 0
