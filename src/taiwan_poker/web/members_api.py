@@ -16,7 +16,7 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Form, Request, Response
-from fastapi.responses import PlainTextResponse, RedirectResponse
+from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ..auth.google import GoogleTokenVerifier, TokenRejected, check_csrf
@@ -384,9 +384,12 @@ def set_coach(request: Request, code: str, body: CoachIn, member: MemberDep) -> 
 
 
 PHH_MEDIA = "application/x-phh; charset=utf-8"  # TOML text; pokerkit's HandHistory.loads reads it
+PHH_RESPONSE: dict[int | str, dict[str, Any]] = {
+    200: {"description": "PHH (TOML text)", "content": {"application/x-phh": {"schema": {"type": "string"}}}},
+}
 
 
-@router.get("/api/rooms/{code}/hands.phh", tags=["rooms"], response_class=PlainTextResponse)
+@router.get("/api/rooms/{code}/hands.phh", tags=["rooms"], responses=PHH_RESPONSE)
 def match_phh_export(request: Request, code: str, member: OptionalMember) -> Response:
     """Every hand of the table in PHH (pokerkit's hand-history format), with only the cards you may see."""
     text = services(request)[2].hands_phh(code, member)
@@ -394,7 +397,7 @@ def match_phh_export(request: Request, code: str, member: OptionalMember) -> Res
                     headers={"Content-Disposition": f'attachment; filename="{code.upper()}.phh"'})
 
 
-@router.get("/api/rooms/{code}/hands/{hand_no}.phh", tags=["rooms"], response_class=PlainTextResponse)
+@router.get("/api/rooms/{code}/hands/{hand_no}.phh", tags=["rooms"], responses=PHH_RESPONSE)
 def hand_phh_export(request: Request, code: str, hand_no: int, member: OptionalMember) -> Response:
     """One hand in PHH, with only the cards you may see (others' are ``????``)."""
     text = services(request)[2].hands_phh(code, member, hand_no)
