@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from taiwan_poker.bots.arena import play_to_end
 from taiwan_poker.bots.estimate import RangeWeights, equity
 from taiwan_poker.bots.levels import BASELINES, DEFAULT_LEVEL, LEVELS, policy_of
 from taiwan_poker.bots.policies import always_call
@@ -107,13 +108,8 @@ def test_every_level_always_returns_a_legal_action_and_chips_are_conserved(seats
     rules = RuleSet(decks=decks, seats=seats)
     rng = random.Random(seed)
     stacks = [rng.choice((60, 400, 2000, 5000)) for _ in range(seats)]
-    hand = Hand.start(rules, stacks, seed % seats, rng=rng)
-    while not hand.complete:
-        seat = hand.to_act
-        assert seat is not None
-        action = policy_of(levels[seat])(seat_view(hand, seat), rng)
-        hand.act(action, seat=seat)  # an illegal action would raise here
-    assert sum(hand.stacks) == sum(stacks)
+    hand = play_to_end(Hand.start(rules, stacks, seed % seats, rng=rng), [policy_of(x) for x in levels], [rng] * 6)
+    assert sum(hand.stacks) == sum(stacks)  # and no action was illegal: play_to_end would have raised
 
 
 def test_a_bot_decides_the_same_with_the_same_seed() -> None:

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pokerkit import HandHistory
 
+from taiwan_poker.bots.arena import play_to_end
 from taiwan_poker.bots.levels import policy_of
-from taiwan_poker.bots.view import seat_view
 from taiwan_poker.history.phh import hand_phh, match_phh
 from taiwan_poker.rules import Hand, RuleSet
 from taiwan_poker.rules.events import HandShown
@@ -22,12 +22,8 @@ def played(seats: int, decks: int, seed: int, levels: list[str]) -> Hand:
     rules = RuleSet(decks=decks, seats=seats)
     rng = random.Random(seed)
     stacks = [rng.choice((300, 2000, 2000, 4000)) for _ in range(seats)]
-    hand = Hand.start(rules, stacks, seed % seats, rng=rng)
-    while not hand.complete:
-        seat = hand.to_act
-        assert seat is not None
-        hand.act(policy_of(levels[seat % len(levels)])(seat_view(hand, seat), rng), seat=seat)
-    return hand
+    policies = [policy_of(levels[s % len(levels)]) for s in range(seats)]
+    return play_to_end(Hand.start(rules, stacks, seed % seats, rng=rng), policies, [rng] * seats)
 
 
 def duplicate_faces(hand: Hand) -> bool:

@@ -22,13 +22,9 @@ from .policies import Policy
 from .view import seat_view
 
 
-def play_hand(rules: RuleSet, policies: Sequence[Policy], button: int, deal_seed: int,
-              decide_seeds: Sequence[int], timings: list[float] | None = None,
-              timed_seats: frozenset[int] = frozenset()) -> list[int]:
-    """One hand from fresh stacks; each seat's chips won (negative: lost)."""
-    stacks = [rules.starting_stack] * rules.seats
-    hand = Hand.start(rules, stacks, button, rng=random.Random(deal_seed))
-    rngs = [random.Random(s) for s in decide_seeds]
+def play_to_end(hand: Hand, policies: Sequence[Policy], rngs: Sequence[random.Random],
+                timings: list[float] | None = None, timed_seats: frozenset[int] = frozenset()) -> Hand:
+    """Let each seat's policy act, from its seat's view, until the hand is over (an illegal action raises)."""
     while not hand.complete:
         seat = hand.to_act
         assert seat is not None
@@ -37,6 +33,16 @@ def play_hand(rules: RuleSet, policies: Sequence[Policy], button: int, deal_seed
         if timings is not None and seat in timed_seats:
             timings.append(time.perf_counter() - t0)
         hand.act(action, seat=seat)
+    return hand
+
+
+def play_hand(rules: RuleSet, policies: Sequence[Policy], button: int, deal_seed: int,
+              decide_seeds: Sequence[int], timings: list[float] | None = None,
+              timed_seats: frozenset[int] = frozenset()) -> list[int]:
+    """One hand from fresh stacks; each seat's chips won (negative: lost)."""
+    stacks = [rules.starting_stack] * rules.seats
+    hand = Hand.start(rules, stacks, button, rng=random.Random(deal_seed))
+    play_to_end(hand, policies, [random.Random(s) for s in decide_seeds], timings, timed_seats)
     return [after - before for after, before in zip(hand.stacks, stacks, strict=True)]
 
 

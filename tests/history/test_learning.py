@@ -1,0 +1,82 @@
+"""The pure parts of learning from hands: per-hand numbers, session numbers, the text export and the SVG chart."""
+
+from __future__ import annotations
+
+import re
+
+from taiwan_poker.history.chart import match_chart
+from taiwan_poker.history.hand_stats import hand_stats, session_stats
+from taiwan_poker.history.hand_text import hand_text, match_text
+from taiwan_poker.rules.views import events_for
+from tests.history.test_phh import played
+
+
+def events(*rest: dict[str, object]) -> list[dict[str, object]]:
+    start = {"type": "hand_started", "hand_no": 1, "button": 0, "small_blind_seat": 0, "big_blind_seat": 1,
+             "stacks": [1000, 1000]}
+    blinds = [{"type": "blind_posted", "seat": 0, "amount": 10, "big": False},
+              {"type": "blind_posted", "seat": 1, "amount": 20, "big": True}]
+    return [start, *blinds, *rest]
+
+
+def act(seat: int, kind: str, amount: int, to: int, allin: bool = False) -> dict[str, object]:
+    return {"type": "action", "seat": seat, "kind": kind, "amount": amount, "to": to, "allin": allin}
+
+
+def test_vpip_pfr_showdown_and_net_of_one_hand() -> None:
+    raised = events(act(0, "raise", 50, 60), act(1, "call", 40, 60),
+                    {"type": "board_dealt", "street": "flop", "cards": ["2c:1", "3d:1", "4h:1"]},
+                    act(1, "bet", 100, 100), act(0, "call", 100, 100),
+                    {"type": "hand_shown", "seat": 0}, {"type": "hand_shown", "seat": 1},
+                    {"type": "pot_awarded", "amount": 320, "eligible": [0, 1], "winners": [1], "shares": [320]},
+                    {"type": "hand_ended", "stacks": [840, 1160]})
+    sb, bb = hand_stats(raised, 0), hand_stats(raised, 1)
+    assert sb is not None and bb is not None
+    assert (sb.vpip, sb.pfr, sb.showdown, sb.won_showdown, sb.net, sb.result) == (True, True, True, False, -160, "lost")
+    assert (bb.vpip, bb.pfr, bb.won_showdown, bb.net, bb.result) == (True, False, True, 160, "won")
+    walk = events(act(0, "fold", 0, 10), {"type": "hand_ended", "stacks": [990, 1010]})
+    folded = hand_stats(walk, 0)
+    assert folded is not None and (folded.vpip, folded.pfr, folded.showdown) == (False, False, False)
+    checked = hand_stats(events(act(0, "call", 10, 20), act(1, "check", 0, 20), {"type": "hand_ended",
+                                                                                  "stacks": [1000, 1000]}), 1)
+    assert checked is not None and not checked.vpip and checked.result == "even"  # the big blind's check is free
+    shove = hand_stats(events(act(0, "allin", 990, 1000, True), {"type": "hand_ended", "stacks": [1020, 980]}), 0)
+    assert shove is not None and shove.pfr
+    assert hand_stats(events(act(0, "call", 10, 20)), 0) is None  # still being played
+    total = session_stats([sb, bb, folded])
+    assert (total.hands, total.showdowns, total.showdowns_won, total.net) == (3, 2, 1, -10)
+    assert total.vpip is not None and abs(total.vpip - 2 / 3) < 1e-9
+    assert session_stats([]).vpip is None
+
+
+def test_text_export_shows_the_viewers_cards_and_nobody_elses() -> None:
+    for seed in range(30):
+        hand = played(3, 2, seed, ["caller", "random", "solid"])
+        texts = {}
+        for viewer in (0, 1, None):
+            text = hand_text(events_for(hand, viewer), names=["Ann", "Ben", "Cy"], small_blind=10, big_blind=20,
+                             decks=2, table="ABCD", hand_no=1, viewer=viewer)
+            texts[viewer] = text
+            assert text.startswith("Taiwan Poker Hand #ABCD-1: Hold'em No Limit (10/20) - 2 decks")
+            assert "*** SUMMARY ***" in text
+            for seat, name in enumerate(["Ann", "Ben", "Cy"]):
+                dealt = f"Dealt to {name} [" in text
+                assert dealt == (seat == viewer), (seed, viewer, seat)
+                assert (f"Private burn of {name}" in text) == (seat == viewer)
+        hole = " ".join(c.face_str for c in hand.hole_cards(0) if c is not None)
+        assert f"Dealt to Ann [{hole}]" in texts[0]
+        assert texts[0].index("posts big blind") < texts[0].index("Dealt to Ann")
+    assert match_text(["a\n", "b\n"]) == "a\n\n\nb\n"
+
+
+def test_the_chart_is_an_inline_svg_with_both_lines_and_escaped_labels() -> None:
+    svg = match_chart([100, -50, 300], [100, 0, 200], title="<籌碼>", chips_label="累計", ev_label="EV",
+                      hands_label="手")
+    assert svg.startswith("<svg") and svg.endswith("</svg>") and "viewBox" in svg
+    assert "&lt;籌碼&gt;" in svg and "<籌碼>" not in svg
+    chips = re.search(r'class="chips-line" points="([^"]+)"', svg)
+    ev = re.search(r'class="ev-line" points="([^"]+)"', svg)
+    assert chips and ev and len(chips.group(1).split()) == 4 == len(ev.group(1).split())
+    assert "script" not in svg
+    flat = match_chart([0], [0], title="t", chips_label="c", ev_label="e", hands_label="h")
+    assert "polyline" in flat  # no division by zero when nothing moved
