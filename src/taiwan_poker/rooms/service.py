@@ -526,6 +526,12 @@ class RoomService:
             out["timeout_allowed"] = out["you"] is not None and now >= deadline
         return out
 
+    def table_state(self, code: str, room_id: int | None = None) -> TableState:
+        """The table's folded state as stored now (immutable: for read-only uses such as histories and charts)."""
+        room_id = self.room_id(code) if room_id is None else room_id
+        with self._lock(room_id):
+            return self._read(room_id, code).state
+
     def state(self, code: str, member: Member | None) -> dict[str, Any]:
         """The room as this member (or a spectator) may see it, as stored now."""
         room_id = self.room_id(code)

@@ -1,4 +1,4 @@
-"""Tables: members, web sessions, rooms, seats, room events and idempotency keys."""
+"""Tables: members, web sessions, rooms, seats, room events, idempotency keys and shared hands."""
 
 from __future__ import annotations
 
@@ -111,3 +111,15 @@ class ActionKey(Base):
     member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
     key: Mapped[str] = mapped_column(String(64))
     version: Mapped[int] = mapped_column(Integer)
+
+
+class SharedHand(Base):
+    """A share link to one hand's public replay: a random token for (room, hand number)."""
+
+    __tablename__ = "shared_hands"
+    __table_args__ = (UniqueConstraint("room_id", "hand_no"),)
+
+    token: Mapped[str] = mapped_column(String(64), primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    hand_no: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)

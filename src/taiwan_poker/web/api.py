@@ -180,7 +180,7 @@ def practice_answer(body: AnswerIn, lang: Lang, request: Request, response: Resp
     g = sc.grade(body.scenario, body.choice)
     score = _score(request, response, store, tp_practice)
     with store.lock():
-        score.record(g.correct)
+        score.record(f"scenario:{g.scenario.id}", g.correct)
     return {"correct": g.correct, "answer": g.scenario.correct,
             "answer_label": t(lang, f"practice.{g.scenario.id}.choice.{g.scenario.correct}"),
             "explanation": views.explanation(lang, g.scenario), "score": score.json()}
@@ -200,7 +200,7 @@ def practice_drill_answer(body: DrillAnswerIn, lang: Lang, request: Request, res
     correct = chosen == d.answer
     score = _score(request, response, store, tp_practice)
     with store.lock():
-        score.record(correct)
+        score.record(f"drill:{body.seed}", correct)
     return {"correct": correct, "answer": views.fraction_json(d.answer),
             "explanation": views.drill_explanation(lang, d), "score": score.json()}
 

@@ -31,7 +31,7 @@ from ..rooms.service import RoomService
 from ..store.db import Database
 from ..trainer import scenarios as sc
 from ..trainer.lab import LabHand
-from . import member_pages, members_api, members_ws, odds_page, views
+from . import history_api, member_pages, members_api, members_ws, odds_page, views
 from .api import router as api_router
 from .body_limit import BodyLimit
 from .config import Settings
@@ -345,4 +345,5 @@ def create_app(
     app.include_router(members_api.router)
     app.include_router(members_ws.router)
     app.include_router(member_pages.router)
+    app.include_router(history_api.router)
     return app

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import Request
@@ -18,14 +18,21 @@ def lang_of(request: Request) -> str:
 
 @dataclass
 class Score:
-    """Answers given and answered correctly in this practice session."""
+    """Questions answered and answered correctly in this practice session: each question counts once, by its
+    first answer (answering it again shows the explanation but does not change the score)."""
 
     answered: int = 0
     correct: int = 0
+    seen: set[str] = field(default_factory=set)
 
-    def record(self, correct: bool) -> None:
+    def record(self, question: str, correct: bool) -> bool:
+        """Count the first answer to ``question``; False (and no change) when it was answered before."""
+        if question in self.seen:
+            return False
+        self.seen.add(question)
         self.answered += 1
         self.correct += int(correct)
+        return True
 
     def json(self) -> dict[str, Any]:
         share = round(100 * self.correct / self.answered) if self.answered else None

@@ -1,7 +1,8 @@
 // Hand history: each hand as this member may see it — own burn and hole cards, the board, every action,
 // pots and results; an opponent's cards only where shown at showdown.
 import { el, t, tn, list } from "./core.js";
-import { memberApi, chips, drawFaces, countFaces, showMessage } from "./member.js";
+import { memberApi, chips, countFaces, showMessage } from "./member.js";
+import { eventLine as line, faces } from "./hand_lines.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("history");
@@ -11,47 +12,18 @@ let you = null;
 
 const nameOf = (seat) => (seat === you ? t("room.you") : names[seat] ?? t("history.seat", { n: seat + 1 }));
 
-function faces(list, opts = {}) {
-  const box = el("span", { class: "hand" });
-  drawFaces(box, (list || []).filter(Boolean), { size: "sm", ...opts });
-  return box;
-}
+const eventLine = (ev) => line(ev, nameOf, you);
 
-function eventLine(ev) {
-  switch (ev.type) {
-    case "blind_posted":
-      return el("li", {}, t(ev.big ? "history.big_blind" : "history.small_blind", { name: nameOf(ev.seat), amount: chips(ev.amount) }));
-    case "private_cards":
-      return el("li", { class: "mine" }, `${t("history.dealt_you")} `, faces(ev.hole),
-        ev.burn ? el("span", { class: "burn-inline" }, ` ${t("room.burn")} `, faces([ev.burn])) : null);
-    case "private_burn":
-      return el("li", { class: "mine" }, `${t("room.burn")} `, faces([ev.card]));
-    case "action": {
-      const what = ev.kind === "fold" || ev.kind === "check"
-        ? t(`action.${ev.kind}`)
-        : ev.kind === "call" ? t("action.call_n", { amount: chips(ev.amount) })
-          : ev.allin ? t("action.allin_n", { amount: chips(ev.to) })
-            : t(ev.kind === "bet" ? "action.bet_to" : "action.raise_to", { amount: chips(ev.to) });
-      return el("li", { "data-kind": ev.kind }, t("history.action_line", { name: nameOf(ev.seat), action: what }),
-        ev.timeout ? el("span", { class: "tag folded", text: t("history.timed_out") }) : null);
-    }
-    case "board_dealt":
-      return el("li", { class: "street-line" }, `${t(`street.${ev.street}`)} `, faces(ev.cards));
-    case "chips_returned":
-      return el("li", {}, ev.seat === you ? t("room.returned_you", { amount: chips(ev.amount) })
-        : t("room.returned", { name: nameOf(ev.seat), amount: chips(ev.amount) }));
-    case "hand_shown":
-      return el("li", { class: "shown" }, `${ev.seat === you ? t("history.you_show") : t("history.shows", { name: nameOf(ev.seat) })} `,
-        faces(ev.hole, { best: countFaces(ev.best) }),
-        ` ${t(`category.${ev.category}`)}`);
-    case "pot_awarded":
-      return el("li", { class: "won" }, t("history.pot", {
-        amount: chips(ev.amount),
-        winners: list(ev.winners.map((w, i) => `${nameOf(w)} +${chips(ev.shares[i])}`)),
-      }));
-    default:
-      return null;  // hand_started, hand_ended, and events this seat may not see (only their version)
-  }
+// Replay, review (a hand the member played) and downloads of one finished hand.
+function handLinks(h) {
+  const base = `/rooms/${encodeURIComponent(CODE)}/hands/${h.hand_no}`;
+  const api = `/api/rooms/${encodeURIComponent(CODE)}/hands/${h.hand_no}`;
+  return el("p", { class: "hand-links" },
+    el("a", { class: "btn small-btn", href: base, text: t("replay.open") }),
+    h.final.you ? el("a", { class: "btn small-btn review-link", href: `${base}#review`, text: t("review.open") }) : null,
+    el("a", { class: "btn small-btn", href: `${api}.phh`, download: "", text: "PHH" }),
+    el("a", { class: "btn small-btn", href: `${api}.txt`, download: "", text: t("export.text") }),
+    el("a", { class: "btn small-btn", href: `${api}.json`, download: "", text: "JSON" }));
 }
 
 function handItem(h) {
@@ -76,6 +48,7 @@ function handItem(h) {
     el("h2", { text: t("room.hand_no", { n: h.hand_no }) }),
     el("p", { class: "hand-result", text: f.complete ? result : t("history.in_progress") }),
     summary,
+    f.complete ? handLinks(h) : null,
     el("details", {}, el("summary", { text: t("history.actions") }),
       el("ol", { class: "event-list" }, ...h.events.map(eventLine).filter(Boolean))));
 }

@@ -55,6 +55,8 @@ async function deal({ focus = true } = {}) {
 }
 
 form.addEventListener("submit", (ev) => { ev.preventDefault(); deal(); });
+// a different shoe is a different game: changing the deck count deals a new hand at once
+decksSel.addEventListener("change", () => { if (!hand || Number(decksSel.value) !== hand.decks) deal({ focus: false }); });
 nextBtn.addEventListener("click", async () => {
   if (!hand) return;
   const mine = ++seq;

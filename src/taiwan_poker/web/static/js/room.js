@@ -19,6 +19,7 @@ let member = undefined;    // undefined: not known yet; null: signed out
 let sizeKey = null;        // the decision (hand, street, bet, seat) the amount box was filled for
 let layoutKey = null;      // seats and the seat at the bottom the rings were built for
 let ws = null, retry = 0, pollTimer = null, reconnectTimer = null, pingTimer = null;
+let coachKey = null;       // the version the coach panel was asked about
 
 const errorBox = $("room-error");
 // the bot levels' names in the reader's language, as the server wrote them into the add-a-bot control
@@ -619,11 +620,87 @@ function draw() {
   $("deal-btn").disabled = busy;
   drawClock();
   drawActions();
+  drawCoach(myTurn);
+  drawReviewLink();
   drawResult();
   const canLeave = s.you != null && !over;
   $("leave-box").hidden = !canLeave;
   if (!canLeave) $("leave-confirm").hidden = true;
 }
+
+// ---- the coach ------------------------------------------------------------------------------------------------
+
+const pct = (x) => `${(100 * x).toFixed(1)} %`;
+const reasonText = (r) => r.replace(/bet for value|equity|price|fold|check|call|raise|bet/g,
+  (w) => t(`coach.word.${w.replaceAll(" ", "_")}`));
+
+// On your turn at a table with the coach on: the panel shows "computing…" at once and fills in when /coach
+// answers (the action buttons are drawn first and never wait for it).
+function drawCoach(myTurn) {
+  const s = state;
+  $("coach-status").textContent = t(s.coach ? "coach.status_on" : "coach.status_off");
+  const toggle = $("coach-toggle");
+  toggle.hidden = !(s.creator && s.you != null && !handLive() && !matchOver());
+  toggle.textContent = t(s.coach ? "coach.turn_off" : "coach.turn_on");
+  toggle.disabled = busy;
+  const panel = $("coach-panel");
+  const show = Boolean(myTurn && s.coach);
+  panel.hidden = !show;
+  if (!show) { coachKey = null; return; }
+  if (coachKey === s.version) return;
+  coachKey = s.version;
+  $("coach-wait").hidden = false;
+  $("coach-body").hidden = true;
+  panel.dataset.ready = "";
+  const asked = s.version;
+  memberApi(`${API}/coach`).then((r) => {
+    if (coachKey !== asked || !r.advice) return;  // the table moved on meanwhile: a newer request is coming
+    drawAdvice(r.advice);
+  }).catch(() => { if (coachKey === asked) $("coach-wait").textContent = t("coach.unavailable"); });
+}
+
+function drawAdvice(a) {
+  $("coach-action").textContent = t(`coach.action.${a.action}`);
+  $("coach-reason").textContent = reasonText(a.reason);
+  const best = $("coach-best");
+  if (a.best) best.replaceChildren(`${t(`category.${a.best}`)} `, faces(a.best_cards));
+  else best.textContent = t("coach.preflop");
+  $("coach-price").textContent = a.call > 0 ? t("coach.price_line", { call: chips(a.call), total: chips(a.pot + a.call), p: pct(a.price) })
+    : t("coach.free");
+  $("coach-eq-range").textContent = pct(a.equity_range);
+  $("coach-eq-random").textContent = pct(a.equity_random);
+  const outs = a.outs;
+  const box = $("coach-outs");
+  if (!outs) box.replaceChildren();
+  else if (!outs.groups.length) box.replaceChildren(el("p", { class: "small", text: t("coach.no_outs") }));
+  else {
+    box.replaceChildren(el("p", { class: "small muted", text: t("coach.outs_head", { total: outs.total, unseen: outs.unseen, known: outs.known }) }),
+      el("ul", { class: "outs-list" }, ...outs.groups.map((g) => el("li", {},
+        el("strong", { text: `${t(`category.${g.category}`)} ${g.formula} = ${pct(g.next_card)}` }),
+        ` ${t("coach.next_card")}`,
+        g.by_river != null ? el("span", { text: ` · ${t("coach.by_river", { p: pct(g.by_river) })}` }) : null,
+        el("span", { class: "small muted outs-faces", text: ` (${g.faces.join(" ")})` })))));
+  }
+  $("coach-wait").hidden = true;
+  $("coach-body").hidden = false;
+  $("coach-panel").dataset.ready = "1";
+}
+
+function faces(labels) {
+  const box = el("span", { class: "hand" });
+  drawFaces(box, labels, { size: "sm" });
+  return box;
+}
+
+// After a finished hand the member played: a link to its review.
+function drawReviewLink() {
+  const hand = state.hand, link = $("review-link");
+  const played = Boolean(hand?.complete && hand.you);
+  link.hidden = !played;
+  if (played) link.href = `/rooms/${encodeURIComponent(CODE)}/hands/${hand.hand_no}#review`;
+}
+
+$("coach-toggle").addEventListener("click", () => send("/coach", { on: !state.coach }));
 
 // ---- controls ---------------------------------------------------------------------------------------------
 

@@ -1,0 +1,147 @@
+// The replayer: one hand street by street as the member saw it (their cards and burn; opponents' cards only
+// where shown), their review and downloads; or a shared hand with public information only.
+import { el, t } from "./core.js";
+import { memberApi, chips, showMessage } from "./member.js";
+import { eventLine, faces, actionText } from "./hand_lines.js";
+
+const $ = (id) => document.getElementById(id);
+const root = $("replay");
+const CODE = root.dataset.code, HAND = Number(root.dataset.hand), TOKEN = root.dataset.token;
+const API = `/api/rooms/${encodeURIComponent(CODE)}/hands/${HAND}`;
+let data = null, steps = [], at = 0;
+
+const nameOf = (seat) => (seat === data.seat ? t("room.you") : data.names[seat] || t("history.seat", { n: seat + 1 }));
+const pct = (x) => `${(100 * x).toFixed(1)} %`;
+
+// Streets as steps: pre-flop, flop, turn, river, then the showdown (shows and pots) when there is one.
+function split(events) {
+  const out = [{ name: "preflop", events: [] }];
+  for (const ev of events) {
+    if (ev.type === "board_dealt") out.push({ name: ev.street, events: [] });
+    else if ((ev.type === "hand_shown" || ev.type === "pot_awarded") && out.at(-1).name !== "showdown") out.push({ name: "showdown", events: [] });
+    out.at(-1).events.push(ev);
+  }
+  return out;
+}
+
+function draw() {
+  const seen = steps.slice(0, at + 1).flatMap((s) => s.events);
+  const start = seen.find((e) => e.type === "hand_started");
+  const board = seen.filter((e) => e.type === "board_dealt").flatMap((e) => e.cards);
+  const put = {}, folded = new Set(), shown = {}, won = {};
+  let pot = 0, hole = null, burns = [];
+  for (const e of seen) {
+    if (e.type === "blind_posted" || e.type === "action") { put[e.seat] = (put[e.seat] || 0) + e.amount; pot += e.amount; }
+    if (e.type === "chips_returned") { put[e.seat] = (put[e.seat] || 0) - e.amount; pot -= e.amount; }
+    if ((e.type === "action" && e.kind === "fold") || e.type === "seat_folded") folded.add(e.seat);
+    if (e.type === "private_cards") { hole = e.hole; if (e.burn) burns.push(e.burn); }
+    if (e.type === "private_burn") burns.push(e.card);
+    if (e.type === "hand_shown") shown[e.seat] = e;
+    if (e.type === "pot_awarded") e.winners.forEach((w, i) => { won[w] = (won[w] || 0) + e.shares[i]; });
+  }
+  const step = steps[at];
+  $("replay-street").textContent = step.name === "showdown" ? t("replay.showdown") : t(`street.${step.name}`);
+  $("replay-step").textContent = t("replay.step", { n: at + 1, total: steps.length });
+  const boardBox = $("replay-board");
+  boardBox.replaceChildren(faces(board, { size: "" }));
+  $("replay-pot").textContent = chips(pot);
+  $("replay-mine").hidden = !hole;
+  if (hole) { $("replay-hole").replaceChildren(faces(hole)); $("replay-burn").replaceChildren(faces(burns)); }
+  const seats = (start?.stacks || []).map((stack, seat) => ({ seat, stack })).filter((s) => s.stack > 0);
+  $("replay-seats").replaceChildren(...seats.map(({ seat, stack }) => {
+    const now = stack - (put[seat] || 0) + (won[seat] || 0);
+    const last = [...step.events].reverse().find((e) => e.type === "action" && e.seat === seat);
+    return el("li", { class: `replay-seat${folded.has(seat) ? " folded" : ""}${seat === data.seat ? " me" : ""}` },
+      el("strong", { text: nameOf(seat) }), ` ${chips(now)}`,
+      seat === start.button ? el("span", { class: "tag dealer", text: "D" }) : null,
+      folded.has(seat) ? el("span", { class: "tag folded", text: t("action.fold") }) : null,
+      last && !folded.has(seat) ? el("span", { class: "tag last-action", text: actionText(last) }) : null,
+      shown[seat] ? faces(shown[seat].hole) : null);
+  }));
+  $("replay-actions").replaceChildren(...step.events.map((e) => eventLine(e, nameOf, data.seat)).filter(Boolean));
+  $("replay-prev").disabled = at === 0;
+  $("replay-next").disabled = at === steps.length - 1;
+  root.dataset.step = String(at);
+}
+
+function go(delta) { at = Math.max(0, Math.min(steps.length - 1, at + delta)); draw(); }
+$("replay-prev").addEventListener("click", () => go(-1));
+$("replay-next").addEventListener("click", () => go(1));
+document.addEventListener("keydown", (ev) => {
+  if (ev.target.closest?.("input, textarea, select")) return;
+  if (ev.key === "ArrowLeft") go(-1);
+  if (ev.key === "ArrowRight") go(1);
+});
+
+// The coach's one-line reason is numbers between English words: say the words in the reader's language.
+export function reasonText(reason) {
+  return reason.replace(/bet for value|equity|price|fold|check|call|raise|bet/g, (w) => t(`coach.word.${w.replaceAll(" ", "_")}`));
+}
+
+function reviewRow(d) {
+  return el("tr", { class: `mark-${d.mark}` },
+    el("td", { text: t(`street.${d.street}`) }),
+    el("td", { text: d.action === "fold" || d.action === "check" ? t(`action.${d.action}`)
+      : d.action === "call" ? t("action.call_n", { amount: chips(d.call) })
+        : t(d.action === "bet" ? "action.bet_to" : "action.raise_to", { amount: chips(d.to) }) }),
+    el("td", { text: d.call > 0 ? `${pct(d.price)} (${chips(d.call)} / ${chips(d.pot + d.call)})` : t("review.free") }),
+    el("td", {}, t("review.vs_range", { p: pct(d.equity) }), el("br"), el("span", { class: "small muted", text: t("review.vs_random", { p: pct(d.equity_random) }) }),
+      d.exact_equity != null ? el("span", { class: "small muted" }, el("br"), t("review.vs_shown", { p: pct(d.exact_equity) })) : null),
+    el("td", { text: t(`coach.action.${d.suggestion}`) }),
+    el("td", {}, el("span", { class: `mark mark-${d.mark}`, text: t(`review.mark.${d.mark}`) }),
+      d.cost ? el("span", { class: "small cost", text: ` ${t("review.cost", { n: chips(d.cost) })}` }) : null));
+}
+
+async function review() {
+  const box = $("review");
+  box.hidden = false;
+  try {
+    const r = await memberApi(`${API}/review`);
+    $("review-status").textContent = r.decisions.length ? "" : t("review.none");
+    $("review-status").hidden = Boolean(r.decisions.length);
+    $("review-rows").replaceChildren(...r.decisions.map(reviewRow));
+    $("review-table").hidden = !r.decisions.length;
+    const ev = r.allin_ev;
+    $("review-ev").hidden = !ev;
+    if (ev) {
+      $("review-ev").textContent = t("review.allin_ev", { street: t(`street.${ev.street}`), p: pct(ev.equity),
+        expected: chips(ev.expected), won: chips(ev.won), diff: `${ev.won - ev.expected >= 0 ? "+" : ""}${chips(ev.won - ev.expected)}` });
+    }
+    box.dataset.ready = "1";
+    if (location.hash === "#review") box.scrollIntoView();
+  } catch (e) {
+    $("review-status").hidden = true;
+    showMessage($("replay-error"), e);
+  }
+}
+
+async function share() {
+  try {
+    const r = await memberApi(`${API}/share`, { method: "POST", body: {} });
+    const input = $("share-url");
+    input.value = new URL(r.url, location.origin).href;
+    $("share-out").hidden = false;
+    input.focus(); input.select();
+  } catch (e) {
+    showMessage($("replay-error"), e);
+  }
+}
+
+(async () => {
+  try {
+    if (!TOKEN && !CODE) throw new Error(t("error.hand_not_found"));
+    data = await memberApi(TOKEN ? `/api/share/${encodeURIComponent(TOKEN)}` : `${API}.json`);
+    steps = split(data.events);
+    at = 0;
+    draw();
+    if (!TOKEN && data.seat != null && data.complete) {
+      $("share-btn").hidden = false;
+      $("share-btn").addEventListener("click", share);
+      review();
+    }
+    root.dataset.ready = "1";
+  } catch (e) {
+    $("replay-street").textContent = "";
+    showMessage($("replay-error"), e);
+  }
+})();
