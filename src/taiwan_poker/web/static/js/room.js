@@ -646,9 +646,11 @@ function drawCoach(myTurn) {
   const panel = $("coach-panel");
   const show = Boolean(myTurn && s.coach);
   panel.hidden = !show;
+  $("coach-line").hidden = !show;
   if (!show) { coachKey = null; return; }
   if (coachKey === s.version) return;
   coachKey = s.version;
+  $("coach-line-text").textContent = t("coach.line_wait");
   $("coach-wait").hidden = false;
   $("coach-body").hidden = true;
   panel.dataset.ready = "";
@@ -660,6 +662,7 @@ function drawCoach(myTurn) {
 }
 
 function drawAdvice(a) {
+  $("coach-line-text").textContent = t("coach.line", { action: t(`coach.action.${a.action}`), reason: reasonText(a.reason) });
   $("coach-action").textContent = t(`coach.action.${a.action}`);
   $("coach-reason").textContent = reasonText(a.reason);
   const best = $("coach-best");
