@@ -41,6 +41,7 @@ import sqlalchemy as sa
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from prometheus_client.parser import text_string_to_metric_families
 from tests.server_process import ServerProcess
 
 PG_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -201,6 +202,28 @@ def server_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def gc_pauses(base: str) -> str:
+    """The server's garbage-collector pauses from its /metrics: per generation, how many, total, and over 50 ms."""
+    text = httpx.get(f"{base}/metrics", timeout=10).text
+    out = []
+    for family in text_string_to_metric_families(text):
+        if family.name != "tp_gc_pause_seconds":
+            continue
+        by_gen: dict[str, dict[str, float]] = {}
+        for sample in family.samples:
+            gen = by_gen.setdefault(sample.labels.get("generation", "?"), {})
+            if sample.name.endswith("_count"):
+                gen["n"] = sample.value
+            elif sample.name.endswith("_sum"):
+                gen["sum"] = sample.value
+            elif sample.name.endswith("_bucket") and sample.labels.get("le") == "0.05":
+                gen["le50"] = sample.value
+        for g, v in sorted(by_gen.items()):
+            n = v.get("n", 0)
+            out.append(f"gen{g} {n:.0f} ({v.get('sum', 0) * 1000:.0f} ms, {n - v.get('le50', n):.0f} over 50 ms)")
+    return "; ".join(out) or "not reported"
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -235,6 +258,7 @@ def main() -> None:
             assert server.proc is not None
             level = asyncio.run(run_level(base, rooms, seats, args.seconds, think,  # type: ignore[arg-type]
                                           server.proc.pid))
+            gc_note = gc_pauses(base)
         finally:
             server.stop()
             if schema:
@@ -244,7 +268,7 @@ def main() -> None:
         rows.append((backend, seats, rooms, level.actions / args.seconds, pct(lat, 50), pct(lat, 95),
                      pct(lat, 99), len(level.errors), sorted(set(level.errors))[:3], level.connect_seconds,
                      level.server_cpu / max(1, level.actions) * 1000, level.generator_cpu / args.seconds))
-        print(f"{backend:10} seats={seats} rooms={rooms:4} done", flush=True)
+        print(f"{backend:10} seats={seats} rooms={rooms:4} done; server GC pauses (whole run): {gc_note}", flush=True)
     print(f"\nthink time {think[0]:g}–{think[1]:g} s per decision, {args.seconds:g} s per level, "
           f"load average {os.getloadavg()[0]:.2f}; latency = action sent → another player receives the new state")
     print(f"{'backend':10} {'seats':>5} {'rooms':>5} {'connect s':>9} {'actions/s':>10} {'p50 ms':>8} {'p95 ms':>8} "

@@ -86,3 +86,17 @@ def test_stop_ends_the_freezing() -> None:
     frozen = gc.get_freeze_count()
     gc.collect()
     assert gc.get_freeze_count() == frozen and heap.full_collections == 0
+
+
+def test_the_young_generation_is_collected_less_often_while_running_and_as_before_after() -> None:
+    from taiwan_poker.web.heap import YOUNG_THRESHOLD
+
+    before = gc.get_threshold()
+    keeper = HeapKeeper()
+    keeper.start()
+    try:
+        assert gc.get_threshold() == (max(before[0], YOUNG_THRESHOLD), before[1], before[2])
+    finally:
+        keeper.stop()
+        gc.unfreeze()
+    assert gc.get_threshold() == before
