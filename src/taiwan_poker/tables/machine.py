@@ -49,7 +49,7 @@ from .events import (
     TableEvent,
     TableOpened,
 )
-from .limits import AWAY_AFTER_TIMEOUTS
+from .limits import AWAY_AFTER_TIMEOUTS, SEATS
 from .state import Departed, SeatState, TableState
 
 
@@ -281,7 +281,8 @@ def _primary(state: TableState, command: Command, rng: RandomSource | None) -> l
             raise TableError("the settings are fixed once the first hand is dealt", code="table_started")
         taken = [i for i, s in enumerate(state.seats) if s is not None]
         if taken and max(taken) >= command.rules.seats:
-            raise TableError("fewer seats than the players already seated", code="bad_seats")
+            raise TableError("fewer seats than the players already seated", code="bad_seats",
+                             low=max(taken) + 1, high=SEATS.stop - 1)
         return [SettingsChanged(command.rules)]
     if isinstance(command, AddBot | RemoveBot):
         return _bots(state, command)

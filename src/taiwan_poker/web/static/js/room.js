@@ -612,6 +612,7 @@ function draw() {
   $("away-btn").disabled = busy;
   $("bot-box").hidden = !(canManageBots() && seated.length < s.seats);
   $("bot-add").disabled = busy;
+  drawSettings();
   layout();
   for (let seat = 0; seat < s.seats; seat++) drawSeat(seat);
   drawBoard();
@@ -627,6 +628,131 @@ function draw() {
   $("leave-box").hidden = !canLeave;
   if (!canLeave) $("leave-confirm").hidden = true;
 }
+
+// ---- the table's settings (the creator, until the first hand is dealt) ------------------------------------------
+
+// The same fields, checks and messages as the lobby's create form; the server has the last word (its refusal is
+// shown next to the form). The ranges come from /api/tables/limits, asked once when the form is first needed.
+let limits = null, limitsAsked = false;
+let settingsShown = null;   // the settings the fields were last filled from (a push refills them unless edited)
+let settingsDirty = false;  // the creator has typed or chosen since
+
+const canConfigure = () => Boolean(state && state.creator === true && state.status === "waiting" && state.hand == null);
+const settingsOf = (s) => JSON.stringify([s.seats, s.decks, s.stack, s.blinds]);
+
+function whole(text) {
+  const v = String(text).normalize("NFKC").trim();
+  if (/^\d+$/.test(v) || /^\d{1,3}(,\d{3})+$/.test(v)) return Number(v.replace(/,/g, ""));
+  return null;
+}
+
+function radios(box, name, values, label) {
+  box.replaceChildren(...values.map((v) => el("label", { class: "seg-opt" },
+    el("input", { type: "radio", name, value: String(v) }), label(v))));
+}
+
+function buildSettings(lim) {
+  limits = lim;
+  const span = ([lo, hi]) => Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+  const seats = span(lim.seats_offered);
+  if (!seats.includes(state.seats)) seats.push(state.seats);  // a table opened through the API may have more
+  radios($("settings-seats"), "seats", seats.sort((a, b) => a - b),
+    (n) => el("span", {}, el("strong", { text: String(n) }), el("small", { text: t("lobby.seats_unit") })));
+  radios($("settings-decks"), "decks", span(lim.decks),
+    (d) => el("span", {}, el("strong", { text: t("lobby.decks_n", { n: d }) }), el("small", { text: t("lobby.cards_n", { cards: 52 * d }) })));
+  $("settings-stack-hint").textContent = t("lobby.stack_hint", { min: chips(lim.stack[0]), max: chips(lim.stack[1]), bbs: lim.min_stack_in_big_blinds });
+  $("settings-blinds-hint").textContent = t("lobby.blinds_hint", { min: chips(lim.big_blind[0]), max: chips(lim.big_blind[1]) });
+  settingsShown = null;
+  draw();
+}
+
+function fillSettings() {
+  const s = state, form = $("settings-form");
+  for (const [name, value] of [["seats", s.seats], ["decks", s.decks]]) {
+    form.querySelectorAll(`input[name=${name}]`).forEach((r) => { r.checked = Number(r.value) === value; });
+  }
+  $("settings-stack").value = String(s.stack);
+  $("settings-sb").value = String(s.blinds[0]);
+  $("settings-bb").value = String(s.blinds[1]);
+  settingsShown = settingsOf(s);
+  settingsDirty = false;
+  checkSettings();
+}
+
+function drawSettings() {
+  const show = canConfigure();
+  if (show && !limits && !limitsAsked) {
+    limitsAsked = true;
+    memberApi("/api/tables/limits").then(buildSettings).catch(() => { limitsAsked = false; });
+  }
+  const box = $("settings-box");
+  box.hidden = !(show && limits);
+  if (box.hidden) return;
+  if (!settingsDirty && settingsShown !== settingsOf(state)) fillSettings();
+  $("settings-save").disabled = busy || Boolean(settingsCheck().error);
+}
+
+// The settings as typed, or the first reason they cannot make a table (as in the lobby).
+function settingsCheck() {
+  const data = new FormData($("settings-form"));
+  const fields = [["settings-stack", "lobby.stack"], ["settings-sb", "lobby.small_blind"], ["settings-bb", "lobby.big_blind"]];
+  const v = {};
+  for (const [id, label] of fields) {
+    v[id] = whole($(id).value);
+    if (v[id] == null) return { error: t("lobby.bad_whole", { field: t(label) }), field: id };
+  }
+  const stack = v["settings-stack"], sb = v["settings-sb"], bb = v["settings-bb"];
+  const [bbMin, bbMax] = limits.big_blind, [stackMin, stackMax] = limits.stack, bbs = limits.min_stack_in_big_blinds;
+  if (bb < bbMin || bb > bbMax) return { error: t("lobby.bad_bb", { min: chips(bbMin), max: chips(bbMax) }), field: "settings-bb" };
+  if (sb < 1 || sb > bb) return { error: t("lobby.bad_sb", { max: chips(bb) }), field: "settings-sb" };
+  if (stack < stackMin || stack > stackMax) {
+    return { error: t("lobby.bad_stack", { min: chips(stackMin), max: chips(stackMax) }), field: "settings-stack" };
+  }
+  if (stack < bbs * bb) return { error: t("lobby.bad_stack_bb", { bbs, amount: chips(bbs * bb) }), field: "settings-stack" };
+  return { body: { decks: Number(data.get("decks")), seats: Number(data.get("seats")), stack, blinds: [sb, bb] } };
+}
+
+function checkSettings() {
+  const res = settingsCheck();
+  for (const id of ["settings-stack", "settings-sb", "settings-bb"]) $(id).setAttribute("aria-invalid", res.field === id ? "true" : "false");
+  showMessage($("settings-error"), res.error ? { message: res.error } : null);
+  $("settings-save").disabled = busy || Boolean(res.error);
+  return res;
+}
+
+$("settings-form").addEventListener("input", () => {
+  settingsDirty = true;
+  $("settings-status").textContent = "";
+  checkSettings();
+});
+
+$("settings-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const res = checkSettings();
+  if (res.error) { $(res.field).focus(); return; }
+  if (busy || !canConfigure()) return;
+  busy = true;
+  $("settings-save").disabled = true;
+  $("settings-status").textContent = "";
+  try {
+    const next = await memberApi(`${API}/settings`, { method: "POST", body: res.body });
+    settingsDirty = false;
+    settingsShown = null;  // refilled from the answer's state
+    $("settings-status").textContent = t("room.settings_saved");
+    busy = false;
+    apply(next);
+  } catch (e) {
+    // the server's reason, in the reader's language; its refusal of fewer seats than the players seated comes
+    // without the range its bad_seats message names, so the page says it (with the seat that is in the way)
+    const need = Math.max(0, ...seatedPlayers().map((p) => p.seat + 1));
+    showMessage($("settings-error"), e.code === "bad_seats" && res.body.seats < need
+      ? { message: t("room.settings_seats_taken", { n: need }) } : e);
+    if (e.state) apply(e.state);
+  } finally {
+    busy = false;
+    draw();
+  }
+});
 
 // ---- the coach ------------------------------------------------------------------------------------------------
 
