@@ -77,6 +77,7 @@ from ..tables.limits import (
 )
 from ..tables.state import Phase
 from ..tables.views import hand_events, names_in_hand, public_table_view
+from .bus import PushBus
 from .cache import RoomLocks
 from .hub import RoomHub
 
@@ -189,6 +190,7 @@ class RoomService:
         self.db = db
         self.bot_pause = bot_pause
         self.on_bot_turn = on_bot_turn
+        self.bus: PushBus | None = None  # cross-instance pushes (PostgreSQL); set by the app
         self.action_clock = action_clock
         self.hub = hub or RoomHub()
         self.clock = clock
@@ -282,6 +284,8 @@ class RoomService:
         version = repo.append_events(conn, row.id, before.version if before else 0, [event_to_json(e) for e in events],
                                      status=status, deadline=deadline, rules=rules)
         assert version == state.version
+        if self.bus is not None:  # other instances hear of it when this transaction commits
+            self.bus.notify_room(conn, row.id, version)
         for event in events:
             if isinstance(event, PlayerSat) and event.bot is None:  # a bot has no member account
                 repo.seat_taken(conn, row.id, event.seat, event.member)

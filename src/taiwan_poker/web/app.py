@@ -26,6 +26,7 @@ from .. import __version__
 from ..auth.google import GoogleTokenVerifier
 from ..errors import TaiwanPokerError
 from ..evaluate import CATEGORIES
+from ..rooms.bus import PushBus
 from ..rooms.hub import RoomHub
 from ..rooms.service import RoomService
 from ..store.db import Database
@@ -159,6 +160,11 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.metrics.watch_gc()
     sweeper = asyncio.create_task(_sweeper(app.state.rooms, heap))
     app.state.rooms.on_bot_turn = _bot_scheduler(app.state.rooms, asyncio.get_running_loop())
+    bus: PushBus | None = None
+    if app.state.db.engine.dialect.name == "postgresql":  # several instances may share it: pushes cross them
+        bus = PushBus(app.state.settings.database_url, app.state.rooms.hub, app.state.sockets.end_session_key)
+        await asyncio.to_thread(bus.start)
+        app.state.rooms.bus = bus
     checker = asyncio.create_task(_session_checker(app))
     app.state.ready = True
     try:
@@ -166,6 +172,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         app.state.ready = False  # /readyz answers 503 while shutting down: a proxy stops sending new work
         app.state.rooms.on_bot_turn = None
+        if bus is not None:
+            app.state.rooms.bus = None
+            await asyncio.to_thread(bus.stop)
         app.state.signin_pool.shutdown()
         app.state.jobs.shutdown()
         for task in (sweeper, checker):

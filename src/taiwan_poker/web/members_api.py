@@ -18,6 +18,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Depends, Form, Request, Response
 from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from sqlalchemy.orm import Session
 
 from ..auth.google import GoogleTokenVerifier, TokenRejected, check_csrf
 from ..bots.levels import DEFAULT_LEVEL, LEVELS
@@ -32,6 +33,7 @@ from .error_model import ERROR_RESPONSES
 from .metrics import observe_action
 from .rate_limits import RateLimiter
 from .redirects import safe_next
+from .socket_registry import session_key
 
 SESSION_COOKIE = "tp_session"
 CSRF_COOKIE = "tp_csrf"
@@ -151,6 +153,14 @@ def member_json(member: Member | None) -> dict[str, Any] | None:
     return {"id": member.id, "name": member.display_name, "picture": member.picture, "guest": member.guest}
 
 
+def _announce_session_end(request: Request, session: Session, token: str | None) -> None:
+    """Other instances close this session's sockets when the transaction commits (PostgreSQL only)."""
+    bus = request.app.state.rooms.bus
+    key = session_key(token)
+    if bus is not None and key is not None:
+        bus.notify_session_end(session.connection(), key)
+
+
 def _start_session(request: Request, response: Response, member: Member) -> None:
     """A new session (rotated: the old one, if any, ends) and a fresh CSRF token.
 
@@ -160,6 +170,7 @@ def _start_session(request: Request, response: Response, member: Member) -> None
     old = request.cookies.get(SESSION_COOKIE)
     with db.transaction() as s:
         token = repo.start_session(s, member.id, replaces=old, ttl=repo.GUEST_TTL if member.guest else repo.SESSION_TTL)
+        _announce_session_end(request, s, old)
     request.app.state.session_cache.forget(old)
     request.app.state.sockets.end_session(old)
     secure = settings.secure_cookies
@@ -265,6 +276,7 @@ def sign_out(request: Request, response: Response) -> dict[str, bool]:
     if token:
         with request.app.state.db.transaction() as s:
             repo.end_session(s, token)
+            _announce_session_end(request, s, token)
         request.app.state.session_cache.forget(token)
         request.app.state.sockets.end_session(token)
     response.delete_cookie(SESSION_COOKIE, path="/")

@@ -90,7 +90,10 @@ class SocketRegistry:
 
     def end_session(self, token: str | None) -> int:
         """Close every socket opened with this session (callable from any thread); returns how many."""
-        key = session_key(token)
+        return self.end_session_key(session_key(token))
+
+    def end_session_key(self, key: str | None) -> int:
+        """:meth:`end_session` by the session's hash (as another instance announces it)."""
         if key is None:
             return 0
         with self._guard:

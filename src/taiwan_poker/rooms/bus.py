@@ -1,0 +1,108 @@
+"""Pushes across server instances through PostgreSQL ``LISTEN``/``NOTIFY`` (no new moving part).
+
+Every instance listens on one channel of the shared database (named after
+the database and schema, so two deployments, or parallel test runs, on one
+server never hear each other).  A table's new version is announced by a
+``NOTIFY`` inside the very transaction that appends its events, so it goes
+out exactly when the events are committed; an ended session is announced
+the same way.  Each instance hands what it hears to its own hub (the sockets
+then read their own views, from the log when their cache is behind) and to
+its socket registry.  Its own messages it ignores: it has published them
+locally already.  A lost notification costs only time: the page's polling
+and the version check converge within the polling period.
+
+With SQLite there is no bus: the app is one process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import threading
+from collections.abc import Callable
+
+import psycopg
+from sqlalchemy import Connection, text
+from sqlalchemy.engine import make_url
+
+from .hub import RoomHub
+
+log = logging.getLogger("taiwan_poker.bus")
+
+RECONNECT_SECONDS = 1.0
+
+
+def channel_for(url: str) -> str:
+    """The channel of one database and schema: ``tp_`` and a hash of the URL (channel names are identifiers)."""
+    return "tp_" + hashlib.sha256(str(make_url(url).set(password=None)).encode()).hexdigest()[:20]
+
+
+def _libpq_url(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class PushBus:
+    """One listening connection per process; ``notify_*`` write into a caller's transaction or their own."""
+
+    def __init__(self, url: str, hub: RoomHub, on_session_end: Callable[[str], object]) -> None:
+        self.url = url
+        self.channel = channel_for(url)
+        self.instance = secrets.token_hex(4)
+        self.hub = hub
+        self.on_session_end = on_session_end
+        self.heard = 0  # messages from other instances handed on
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- sending --------------------------------------------------------------------------------------------
+
+    def notify_room(self, conn: Connection, room_id: int, version: int) -> None:
+        """Announce a table's new version when ``conn``'s transaction commits."""
+        self._send(conn, f"r:{room_id}:{version}")
+
+    def notify_session_end(self, conn: Connection, key: str) -> None:
+        """Announce that a session (its hash) ended, so every instance closes its sockets."""
+        self._send(conn, f"s:{key}")
+
+    def _send(self, conn: Connection, message: str) -> None:
+        conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": self.channel, "p": f"{self.instance}:{message}"})
+
+    # -- listening ------------------------------------------------------------------------------------------
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start listening (returns once the first ``LISTEN`` is in place, or after ``timeout``)."""
+        self._thread = threading.Thread(target=self._run, name="tp-bus", daemon=True)
+        self._thread.start()
+        self._ready.wait(timeout)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(_libpq_url(self.url), autocommit=True) as conn:
+                    conn.execute(f'LISTEN "{self.channel}"')
+                    self._ready.set()
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            self._handle(note.payload)
+            except Exception:  # the database restarted or the connection was cut: listen again shortly
+                if self._stop.is_set():
+                    return
+                log.warning("push bus connection lost; reconnecting", exc_info=True)
+                self._stop.wait(RECONNECT_SECONDS)
+
+    def _handle(self, payload: str) -> None:
+        instance, kind, *rest = payload.split(":")
+        if instance == self.instance:
+            return
+        self.heard += 1
+        if kind == "r" and len(rest) == 2:
+            self.hub.publish(int(rest[0]), int(rest[1]))
+        elif kind == "s" and len(rest) == 1:
+            self.on_session_end(rest[0])
