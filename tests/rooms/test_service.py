@@ -317,3 +317,30 @@ def test_each_seats_last_action_on_the_street_is_public_and_resets_with_the_boar
     service.act(room, players[1 - seat], {"kind": "call"}, st["version"])
     st = service.state(room, players[0])
     assert st["hand"]["street"] == "flop" and st["hand"]["last_actions"] == {}, "a new street starts clean"
+
+
+def test_two_instances_racing_the_same_time_out_apply_it_exactly_once(db: Database) -> None:
+    """The server's own clock may run on every instance: the version guard lets exactly one time-out in."""
+    clock = Clock()
+    first, second = RoomService(db, clock=clock), RoomService(db, clock=clock)
+    room, players = seated_room(first, db)
+    before = first.state(room, players[0])
+    clock.advance(45 + 15 + 1)  # past the clock and the grace
+    barrier = threading.Barrier(2)
+    swept: list[list[str]] = []
+
+    def sweep(service: RoomService) -> None:
+        barrier.wait()
+        swept.append(service.sweep())
+
+    threads = [threading.Thread(target=sweep, args=(s,)) for s in (first, second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(len(s) for s in swept) == [0, 1], "exactly one instance applied the time-out"
+    after = truth(first, room)
+    hand = after.hand
+    assert hand is not None and hand.complete, "heads-up, the small blind's time-out folds: one fold, not two"
+    timeouts = [e for e in hand.events if getattr(e, "timeout", False)]
+    assert len(timeouts) == 1 and after.version > before["version"]

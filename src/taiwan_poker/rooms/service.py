@@ -654,9 +654,12 @@ class RoomService:
                 log.exception("sweeping a room failed", extra={"room": code})
         return changed
 
-    def _sweep_room(self, room_id: int, code: str, deadline: dt.datetime | None, now: dt.datetime) -> bool:
+    def _sweep_room(self, room_id: int, code: str, listed: dt.datetime | None, now: dt.datetime) -> bool:
+        """Act on one listed room by its deadline as read now: another instance may have moved it meanwhile
+        (a time-out just applied elsewhere starts the showdown pause; it must not deal at once)."""
         room = self._read(room_id, code)
-        if deadline is None or room.state.phase is not Phase.PLAYING:
+        deadline = _aware(room.row.deadline)
+        if deadline is None or deadline > now or room.state.phase is not Phase.PLAYING:
             return False
         if room.state.bot_to_act() is not None:
             return self.play_bot(code)
