@@ -131,5 +131,7 @@ def test_finding3_a_silent_certificate_endpoint_does_not_freeze_the_app(
         server.stop()
     assert outcomes and set(outcomes) <= {"/signin?error=certs_unavailable", "/signin?error=signin_busy"}
     assert len(outcomes) == 45
-    assert slowest < 1.0, f"a health or room read took {slowest:.2f} s while sign-ins were stalled"
+    # frozen would mean waiting out the certificate fetch (3 s read timeout, 120 s before the fix); the whole
+    # suite runs beside this test on two cores, so an unfrozen read may still take a second
+    assert slowest < 2.0, f"a health or room read took {slowest:.2f} s while sign-ins were stalled"
     assert took < 15, f"the stalled sign-ins took {took:.1f} s to be answered"
