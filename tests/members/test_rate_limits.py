@@ -54,8 +54,11 @@ def test_table_moves_are_limited_per_member_and_a_refused_move_changes_nothing(a
     b.post(f"/api/rooms/{code}/join")
     version = a.get(f"/api/rooms/{code}").json()["version"]
     stale = {"version": version - 1, "action": {"kind": "fold"}}
-    answers = [a.post(f"/api/rooms/{code}/actions", json=stale).status_code for _ in range(9)]
-    assert answers[:8] == [200] * 8 and answers[8] == 429
+    answers: list[int] = []
+    while 429 not in answers and len(answers) < 40:  # 8 a second: the 9th within one second is refused
+        answers.append(a.post(f"/api/rooms/{code}/actions", json=stale).status_code)
+    first_refusal = answers.index(429)  # a slow machine may spread the first 9 over two seconds: more pass first
+    assert first_refusal >= 8 and set(answers[:first_refusal]) == {200}
     assert a.get(f"/api/rooms/{code}").json()["version"] == version
 
 

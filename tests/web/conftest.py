@@ -51,7 +51,9 @@ class PageWatch:
         page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}")
                 if m.type in ("error", "warning") else None)
         page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url} {r.failure}"))
+        # ERR_ABORTED: the page navigated away while a request (say, the favicon) was in flight, not a failure
+        page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url} {r.failure}")
+                if "ERR_ABORTED" not in str(r.failure) else None)
         page.on("response", lambda r: self.problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
 
 

@@ -350,6 +350,8 @@ def test_three_players_create_deal_away_leave_and_finish(server: str, browser: A
         with p.expect_request(lambda r: r.url.endswith("/actions")) as req:
             p.press("#raise-amount", "Enter")
         assert json.loads(req.value.post_data or "{}")["action"] == {"kind": "raise", "to": 40}
+        answer = req.value.response()  # the raise is applied before the others are asked to call
+        assert answer is not None and answer.status == 200
         # the others call, through their pages
         while (s := a.state(code))["hand"]["street"] == "preflop":
             m = by_seat[s["hand"]["to_act"]]
