@@ -24,8 +24,8 @@ def receive(ws: Any, seconds: float = 10.0) -> dict[str, Any]:
 
 def test_a_move_on_one_instance_reaches_a_socket_on_the_other_and_a_sign_out_closes_it(
         make_app: AppFactory, pg_url: str) -> None:
-    one: FastAPI = make_app(database_url=pg_url)
-    two: FastAPI = make_app(database_url=pg_url)
+    one: FastAPI = make_app(database_url=pg_url, push_bus=True)
+    two: FastAPI = make_app(database_url=pg_url, push_bus=True)
     a, b = client(one, "Alice"), client(one, "Bob")
     code = a.post("/api/rooms", json={"decks": 2}).json()["code"]
     assert b.post(f"/api/rooms/{code}/join").status_code == 200

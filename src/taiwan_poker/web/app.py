@@ -161,7 +161,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     sweeper = asyncio.create_task(_sweeper(app.state.rooms, heap))
     app.state.rooms.on_bot_turn = _bot_scheduler(app.state.rooms, asyncio.get_running_loop())
     bus: PushBus | None = None
-    if app.state.db.engine.dialect.name == "postgresql":  # several instances may share it: pushes cross them
+    if app.state.settings.push_bus and app.state.db.engine.dialect.name != "postgresql":
+        log.warning("TP_PUSH_BUS is for several instances on one PostgreSQL; with SQLite the app is one process")
+    elif app.state.settings.push_bus:  # several instances share the database: pushes cross them
         bus = PushBus(app.state.settings.database_url, app.state.rooms.hub, app.state.sockets.end_session_key)
         await asyncio.to_thread(bus.start)
         app.state.rooms.bus = bus

@@ -34,6 +34,7 @@ class Settings:
     rate_limit_storage: str = "memory://"
     google_certs_url: str = GOOGLE_CERTS_URL
     bot_pause: tuple[float, float] = BOT_PAUSE  # a bot's human-like pause before it acts, seconds (0, 0 in tests)
+    push_bus: bool = False  # several instances on one PostgreSQL: pushes and session ends cross them (TP_PUSH_BUS=1)
 
     @property
     def local_mode(self) -> bool:
@@ -59,6 +60,7 @@ class Settings:
             rate_limit_storage=os.environ.get("TP_RATE_LIMIT_STORAGE") or "memory://",
             google_certs_url=os.environ.get("TP_GOOGLE_CERTS_URL") or GOOGLE_CERTS_URL,
             bot_pause=_pause(os.environ.get("TP_BOT_PAUSE")),
+            push_bus=os.environ.get("TP_PUSH_BUS", "").strip().lower() in ("1", "on", "true", "yes"),
         )
 
 
