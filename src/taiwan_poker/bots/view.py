@@ -64,10 +64,6 @@ class BotView:
         return tuple(s for s in self.live if s != self.seat)
 
     @property
-    def to_call(self) -> int:
-        return self.call_amount
-
-    @property
     def stack(self) -> int:
         return self.stacks[self.seat]
 

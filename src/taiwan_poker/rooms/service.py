@@ -352,9 +352,7 @@ class RoomService:
         """
         rules = table_rules(decks, seats, stack, blinds, self.action_clock)
         count = _whole(bots, "bots", range(0, rules.seats), "bad_bots")
-        level = DEFAULT_LEVEL if level is None else level
-        if count and not isinstance(level, str):
-            raise RoomError(f"a bot level is a name such as {DEFAULT_LEVEL!r}, not {level!r}", code="bad_level")
+        level = _bot_level(level) if count else DEFAULT_LEVEL
         if member.guest:
             if count != rules.seats - 1:
                 raise RoomError("a guest plays against bots only: fill every other seat with a bot",
@@ -364,7 +362,7 @@ class RoomService:
             for old in previous:  # one table at a time: the guest's last one ends
                 self.leave(old, member)
         with self.db.engine.begin() as conn:
-            room = self._open(conn, member, rules, [str(level)] * count)
+            room = self._open(conn, member, rules, [level] * count)
         self._cache.put(room.row.id, room)  # only now, after the commit
         self._tell_bot_turn(room)
         return room.row.code
@@ -420,10 +418,7 @@ class RoomService:
 
     def add_bot(self, code: str, member: Member, level: object = None) -> dict[str, Any]:
         """The creator seats a bot (``level`` None: the default level) in the first free seat."""
-        level = DEFAULT_LEVEL if level is None else level
-        if not isinstance(level, str):
-            raise RoomError(f"a bot level is a name such as {DEFAULT_LEVEL!r}, not {level!r}", code="bad_level")
-        return self._run(code, member, AddBot(member.id, level)).state
+        return self._run(code, member, AddBot(member.id, _bot_level(level))).state
 
     def remove_bot(self, code: str, member: Member, seat: object) -> dict[str, Any]:
         """The creator takes the bot in ``seat`` off the table between hands."""
@@ -638,9 +633,9 @@ class RoomService:
         with self.db.transaction() as s:
             due = repo.due_rooms(s, now, Phase.PLAYING.value)
         changed = []
-        for room_id, code, deadline in due:
+        for room_id, code, _listed in due:
             try:
-                if self._sweep_room(room_id, code, _aware(deadline), now):
+                if self._sweep_room(room_id, code, now):
                     changed.append(code)
             except repo.StaleVersion:  # another writer moved the room on: nothing to do
                 continue
@@ -654,7 +649,7 @@ class RoomService:
                 log.exception("sweeping a room failed", extra={"room": code})
         return changed
 
-    def _sweep_room(self, room_id: int, code: str, listed: dt.datetime | None, now: dt.datetime) -> bool:
+    def _sweep_room(self, room_id: int, code: str, now: dt.datetime) -> bool:
         """Act on one listed room by its deadline as read now: another instance may have moved it meanwhile
         (a time-out just applied elsewhere starts the showdown pause; it must not deal at once)."""
         room = self._read(room_id, code)
@@ -670,6 +665,15 @@ class RoomService:
         else:
             command = Deal(None)
         return self._run(code, None, command, room.state.version).applied
+
+
+def _bot_level(level: object) -> str:
+    """A requested bot level: None is the default; anything but a name is ``bad_level`` (the table checks the name)."""
+    if level is None:
+        return DEFAULT_LEVEL
+    if not isinstance(level, str):
+        raise RoomError(f"a bot level is a name such as {DEFAULT_LEVEL!r}, not {level!r}", code="bad_level")
+    return level
 
 
 def _aware(moment: dt.datetime | None) -> dt.datetime | None:
