@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from typing import Any
 
 from fastapi import FastAPI
 
+from taiwan_poker.rooms.bus import RESYNC_SECONDS
 from tests.members.conftest import AppFactory, client
 from tests.members.test_hardening import _expect_session_ended
 
@@ -46,3 +48,40 @@ def test_a_move_on_one_instance_reaches_a_socket_on_the_other_and_a_sign_out_clo
         assert two.state.rooms.bus is not None and two.state.rooms.bus.heard >= 1
         assert b.post("/api/auth/logout").status_code == 200  # on instance one
         _expect_session_ended(ws)  # instance two closes Bob's socket too
+
+
+def test_lost_and_late_notifications_converge_within_the_polling_period(make_app: AppFactory, pg_url: str) -> None:
+    """Instance two hears none of the table's notifications (simulated loss): its socket still gets each new
+    state within the 2-s period, by the listener's version check; a late one arriving after it changes nothing."""
+    one: FastAPI = make_app(database_url=pg_url, push_bus=True)
+    two: FastAPI = make_app(database_url=pg_url, push_bus=True)
+    a, b = client(one, "Alice"), client(one, "Bob")
+    elsewhere = client(two)  # starts instance two (and its listener)
+    bus = two.state.rooms.bus
+    assert bus is not None
+    late: list[str] = []
+    handle = bus._handle
+    bus._handle = lambda payload: late.append(payload) if ":r:" in payload else handle(payload)  # type: ignore[method-assign]
+    code = a.post("/api/rooms", json={"decks": 2}).json()["code"]
+    assert b.post(f"/api/rooms/{code}/join").status_code == 200
+    elsewhere.cookies.update(b.cookies)
+    with elsewhere.websocket_connect(f"/ws/rooms/{code}") as ws:
+        version = receive(ws)["state"]["version"]
+        for _ in range(2):
+            state = a.get(f"/api/rooms/{code}").json()
+            actor = a if state["you"] == state["hand"]["to_act"] else b
+            legal = actor.get(f"/api/rooms/{code}").json()["hand"]["legal"]["actions"]
+            sent = time.monotonic()
+            r = actor.post(f"/api/rooms/{code}/actions",
+                           json={"version": version, "action": {"kind": "call" if "call" in legal else "check"}})
+            assert r.status_code == 200 and r.json()["applied"]
+            pushed = receive(ws, seconds=5)
+            waited = time.monotonic() - sent
+            assert pushed["state"]["version"] == r.json()["state"]["version"] > version
+            assert waited < RESYNC_SECONDS + 0.6, f"converged in {waited:.2f} s"
+            version = pushed["state"]["version"]
+        assert len(late) >= 2 and bus.resynced >= 2, "the notifications were lost and the version check announced"
+        for payload in late:  # the lost notifications arrive late after all: nothing is sent again
+            handle(payload)
+        ws.send_json({"type": "ping"})
+        assert receive(ws)["type"] == "pong", "no stale or repeated state was pushed"

@@ -344,3 +344,44 @@ def test_two_instances_racing_the_same_time_out_apply_it_exactly_once(db: Databa
     assert hand is not None and hand.complete, "heads-up, the small blind's time-out folds: one fold, not two"
     timeouts = [e for e in hand.events if getattr(e, "timeout", False)]
     assert len(timeouts) == 1 and after.version > before["version"]
+
+
+def test_an_instance_behind_reads_only_the_events_appended_since_its_cached_version(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another instance moved the table on: this one folds the new events onto its cache (no full replay), and
+    the result is the state a fresh replay of the whole log gives."""
+    clock = Clock()
+    first, second = RoomService(db, clock=clock), RoomService(db, clock=clock)
+    room, players = seated_room(first, db)
+    rng = random.Random(7)
+    second.state(room, players[0])  # second caches the table at its current version
+    for _ in range(12):  # first plays on
+        st = first.state(room, players[0])
+        hand = st["hand"]
+        if hand["complete"]:
+            first.next_hand(room, players[0], st["version"])
+            continue
+        actor = players[0] if hand["to_act"] == st["you"] else players[1]
+        legal = first.state(room, actor)["hand"]["legal"]
+        first.act(room, actor, random_action(legal, rng), st["version"])
+    loaded: list[int] = []
+    real_load = repo.load_events
+
+    def counting(session: Any, room_id: int, after: int = 0) -> list[dict[str, Any]]:
+        out = real_load(session, room_id, after)
+        loaded.append(len(out))
+        return out
+
+    cached = second._cache.get(second.room_id(room))
+    assert cached is not None
+    behind = cached.state.version
+    monkeypatch.setattr(repo, "load_events", counting)
+    seen = second.state(room, players[0])
+    monkeypatch.undo()
+    now = truth(first, room)
+    assert seen["version"] == now.version > behind
+    assert loaded == [now.version - behind], "only the events appended since the cached version were read"
+    fresh = RoomService(db, clock=clock)
+    for who in (*players, None):  # incremental fold = a fresh replay of the whole log, in every seat's view
+        assert second.state(room, who) == fresh.state(room, who)
+        assert second.history(room, who) == fresh.history(room, who)

@@ -8,8 +8,13 @@ out exactly when the events are committed; an ended session is announced
 the same way.  Each instance hands what it hears to its own hub (the sockets
 then read their own views, from the log when their cache is behind) and to
 its socket registry.  Its own messages it ignores: it has published them
-locally already.  A lost notification costs only time: the page's polling
-and the version check converge within the polling period.
+locally already.
+
+A notification can be lost (the listening connection was cut, the database
+restarted) or late.  So every ``RESYNC_SECONDS`` (the page's 2-s polling
+period), and at once after each reconnection, the listener asks in one query
+for the versions of the tables watched here and announces any that moved on
+unheard: sockets converge within the period whatever was lost.
 
 With SQLite there is no bus: the app is one process.
 """
@@ -20,7 +25,9 @@ import hashlib
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Callable
+from typing import Any
 
 import psycopg
 from sqlalchemy import Connection, text
@@ -31,6 +38,7 @@ from .hub import RoomHub
 log = logging.getLogger("taiwan_poker.bus")
 
 RECONNECT_SECONDS = 1.0
+RESYNC_SECONDS = 2.0  # the version check of watched tables: the page's polling period
 
 
 def channel_for(url: str) -> str:
@@ -52,6 +60,7 @@ class PushBus:
         self.hub = hub
         self.on_session_end = on_session_end
         self.heard = 0  # messages from other instances handed on
+        self.resynced = 0  # tables announced by the version check (their notification was lost or late)
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
@@ -88,7 +97,11 @@ class PushBus:
                 with psycopg.connect(_libpq_url(self.url), autocommit=True) as conn:
                     conn.execute(f'LISTEN "{self.channel}"')
                     self._ready.set()
+                    checked = 0.0  # at once: whatever was sent while this connection was down is lost
                     while not self._stop.is_set():
+                        if time.monotonic() - checked >= RESYNC_SECONDS:
+                            checked = time.monotonic()
+                            self._resync(conn)
                         for note in conn.notifies(timeout=0.5):
                             self._handle(note.payload)
             except Exception:  # the database restarted or the connection was cut: listen again shortly
@@ -96,6 +109,17 @@ class PushBus:
                     return
                 log.warning("push bus connection lost; reconnecting", exc_info=True)
                 self._stop.wait(RECONNECT_SECONDS)
+
+    def _resync(self, conn: psycopg.Connection[Any]) -> None:
+        """Announce every watched table whose stored version is ahead of what this instance announced."""
+        watched = self.hub.watched()
+        if not watched:
+            return
+        rows = conn.execute("SELECT id, version FROM rooms WHERE id = ANY(%s)", (list(watched),)).fetchall()
+        for room_id, version in rows:
+            if version > watched[room_id]:
+                self.resynced += 1
+                self.hub.publish(room_id, version)
 
     def _handle(self, payload: str) -> None:
         instance, kind, *rest = payload.split(":")

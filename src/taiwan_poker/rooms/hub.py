@@ -49,6 +49,7 @@ class RoomHub:
 
     def __init__(self) -> None:
         self._subs: dict[int, set[Subscription]] = defaultdict(set)
+        self._latest: dict[int, int] = {}  # the newest version announced per watched room
         self._guard = threading.Lock()
 
     @asynccontextmanager
@@ -63,14 +64,22 @@ class RoomHub:
                 self._subs[room_id].discard(sub)
                 if not self._subs[room_id]:
                     del self._subs[room_id]
+                    self._latest.pop(room_id, None)
 
     def watchers(self, room_id: int) -> int:
         with self._guard:
             return len(self._subs.get(room_id, ()))
 
+    def watched(self) -> dict[int, int]:
+        """The rooms someone watches here, each with the newest version announced (0: none yet)."""
+        with self._guard:
+            return {room_id: self._latest.get(room_id, 0) for room_id in self._subs}
+
     def publish(self, room_id: int, version: int) -> None:
         """Announce a room's new version to everyone watching it."""
         with self._guard:
             subs = list(self._subs.get(room_id, ()))
+            if subs and version > self._latest.get(room_id, 0):
+                self._latest[room_id] = version
         for sub in subs:
             sub.offer(version)

@@ -225,13 +225,16 @@ class RoomService:
         cached = self._cache.get(room_id)
         if cached is not None and cached.row.version == row.version:
             return cached
-        return self._rebuild(row)
+        return self._rebuild(row, cached if cached is not None and cached.row.version < row.version else None)
 
-    def _rebuild(self, row: repo.RoomRow) -> _Room:
+    def _rebuild(self, row: repo.RoomRow, behind: _Room | None = None) -> _Room:
+        """The room at ``row.version``: the cached state ``behind`` it moved on by the events another instance
+        appended since (read from the log), or the whole log folded afresh."""
+        after = behind.state.version if behind is not None else 0
         with self.db.transaction() as s:
-            payloads = repo.load_events(s, row.id)[: row.version]
+            payloads = repo.load_events(s, row.id, after)[: row.version - after]
         try:
-            state = fold(event_from_json(p) for p in payloads)
+            state = fold((event_from_json(p) for p in payloads), behind.state if behind is not None else None)
         except Exception as exc:  # a log that cannot be replayed: stop the room, loudly, instead of failing forever
             self._quarantine(row.id, row.code, exc)
             raise RoomError("this table's record is damaged and it is closed for checking",
