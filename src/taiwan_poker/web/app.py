@@ -30,6 +30,7 @@ from ..rooms.bus import PushBus
 from ..rooms.hub import RoomHub
 from ..rooms.service import RoomService
 from ..store.db import Database
+from ..store.single_process import SECOND_PROCESS_WARNING, SqliteClaim
 from ..trainer import scenarios as sc
 from ..trainer.lab import LabHand
 from . import history_api, member_pages, members_api, members_ws, odds_page, views
@@ -160,6 +161,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.metrics.watch_gc()
     sweeper = asyncio.create_task(_sweeper(app.state.rooms, heap))
     app.state.rooms.on_bot_turn = _bot_scheduler(app.state.rooms, asyncio.get_running_loop())
+    claim = SqliteClaim(app.state.settings.database_url)
+    if not claim.take():
+        log.warning(SECOND_PROCESS_WARNING.format(path=claim.path))
     bus: PushBus | None = None
     if app.state.settings.push_bus and app.state.db.engine.dialect.name != "postgresql":
         log.warning("TP_PUSH_BUS is for several instances on one PostgreSQL; with SQLite the app is one process")
@@ -184,6 +188,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         heap.stop()
+        claim.release()
         app.state.metrics.unwatch_gc()
         app.state.db.dispose()
 
