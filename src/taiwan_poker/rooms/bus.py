@@ -61,6 +61,7 @@ class PushBus:
         self.on_session_end = on_session_end
         self.heard = 0  # messages from other instances handed on
         self.resynced = 0  # tables announced by the version check (their notification was lost or late)
+        self.reconnects = 0  # listening connections lost and made again
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
@@ -107,6 +108,7 @@ class PushBus:
             except Exception:  # the database restarted or the connection was cut: listen again shortly
                 if self._stop.is_set():
                     return
+                self.reconnects += 1
                 log.warning("push bus connection lost; reconnecting", exc_info=True)
                 self._stop.wait(RECONNECT_SECONDS)
 

@@ -38,6 +38,7 @@ WS_MAX_BYTES = 64 * 1024  # uvicorn refuses larger frames before they reach the 
 MAX_REFUSED = 50  # rate-limited messages a socket may send before it is closed
 SESSION_RECHECK_SECONDS = 15.0  # how often the server asks which open sockets' sessions still live
 ACTION_MESSAGES = frozenset({"action", "timeout", "next"})
+PUSH_RETRY_SECONDS = 1.0  # a push whose view could not be read (database restarting) is tried again after this
 
 
 def _origin_ok(ws: WebSocket) -> bool:
@@ -220,8 +221,18 @@ async def room_socket(ws: WebSocket, code: str) -> None:
             with contextlib.suppress(SessionEnded):
                 while True:
                     announced = await sub.next_version()
-                    if announced > sent:  # skip versions this socket already has (its own replies)
+                    if announced <= sent:  # skip versions this socket already has (its own replies)
+                        continue
+                    try:
                         await send_state(announced=announced)
+                    except DBAPIError:  # the view could not be read (the database restarting): try again
+                        app.state.metrics.database_errors.inc()
+                        log.warning("push failed: database error; retrying", extra={"room": code})
+                        asyncio.get_running_loop().call_later(PUSH_RETRY_SECONDS, sub.offer, announced)
+                    except (SessionEnded, WebSocketDisconnect, asyncio.CancelledError):
+                        raise
+                    except Exception:  # one failed push must not leave the socket deaf to the next
+                        log.exception("push failed", extra={"room": code})
             await session_over()
 
         pusher = asyncio.create_task(pushes())

@@ -39,6 +39,14 @@ class _Counts(Collector):
         for policy, n in sorted(self.app.state.rate_limiter.rejected.items()):
             limited.add_metric([policy], n)
         yield limited
+        bus = self.app.state.rooms.bus
+        if bus is not None:  # several instances: what crossed, and what the version check had to announce
+            pushes = CounterMetricFamily("tp_bus_messages", "Push-bus messages from other instances handed on, "
+                                         "and tables announced by the version check (lost or late)", labels=["kind"])
+            pushes.add_metric(["heard"], bus.heard)
+            pushes.add_metric(["resynced"], bus.resynced)
+            pushes.add_metric(["reconnects"], bus.reconnects)
+            yield pushes
 
 
 class Metrics:
