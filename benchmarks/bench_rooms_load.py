@@ -6,16 +6,44 @@ simulated member per seat, fills each table (heads-up and 6-seat tables by
 default, ``--seats 2,6``), and lets them play over WebSockets: each acts when
 the server says it is their turn, after a human-like think time (default
 2–8 s, mean 5 s: the spec gives 45 s a decision; ``--think 1,3`` is a harsher
-stress).  The load generator runs on the same two cores as
-the server and the database, so its own CPU use is part of the picture.
-Prints actions per second, the latency from an action being sent to the
-first other player receiving the new state (p50 / p95 / p99), and errors, for
-each table size and room count.  The clock starts once every socket has
-connected and shown its table ("connect s": how long that start-up storm
-took, thousands of sockets at once).  Bounded: every level runs for
-``--seconds`` after that.
+stress).  The load generator runs in its own process(es) (``--generators N``
+splits the tables across N processes, each with its own event loop) on the
+same two cores as the server and the database, so its CPU use is part of the
+picture and is reported apart ("generator cores").
+Prints actions per second next to the offered load (one decision in flight per
+table: tables / mean think; achieved well below offered, or latency growing,
+means saturation), the latency from an action being sent to the first other
+player receiving the new state (p50 / p95 / p99; heads-up: the opponent), and
+errors, for each table size and room count.  "setup s" is the time to spawn
+the generator processes, sign every member in and fill every table; the clock
+starts once every socket has connected and shown its table ("connect s": how
+long that start-up storm took, thousands of sockets at once).  Bounded: every
+level runs for ``--seconds`` after that, or after ``--warmup`` seconds of
+unmeasured play (right after the storm the first decisions are still being
+thought about, so a short window reads below the offered load).  CPU per
+action is reported for the server (all its instances) and for PostgreSQL
+(every ``postgres`` process on the machine, so keep other databases quiet;
+"-" with SQLite).
+
+Several instances (issue 14, PostgreSQL only; SQLite levels are skipped with a
+note): ``--instances 1,2`` runs each level once per instance count, the
+instances sharing one fresh schema, with the push bus (``TP_PUSH_BUS=1``) on
+when there is more than one (``--bus auto``; ``on`` / ``off`` force it).
+Tables are created and joined through the instance their members use; each
+member's socket goes to an instance chosen at random per (table, seat), the
+same in every run, so about half of the heads-up pairs straddle two
+instances.  Every latency sample is tagged cross-instance (the receiver's
+instance is not the sender's: the push went through ``LISTEN``/``NOTIFY``) or
+same-instance, and both are reported apart.
 
     .venv/bin/python benchmarks/bench_rooms_load.py [--rooms 50,200,500] [--backends sqlite,postgresql]
+
+Issue 14, one against two instances at 500 and 1,000 heads-up tables, then at saturation:
+
+    .venv/bin/python benchmarks/bench_rooms_load.py --backends postgresql --seats 2 --rooms 500,1000 \\
+        --instances 1,2 --think 2,8 --seconds 40 --generators 2 --warmup 10
+    .venv/bin/python benchmarks/bench_rooms_load.py --backends postgresql --seats 2 --rooms 1500 \\
+        --instances 1,2 --think 1,3 --seconds 40 --generators 2 --warmup 10
 """
 
 from __future__ import annotations
@@ -24,6 +52,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing as mp
 import os
 import random
 import secrets
@@ -31,8 +60,11 @@ import statistics
 import sys
 import tempfile
 import time
+import traceback
 import uuid
 from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -46,45 +78,76 @@ from tests.server_process import ServerProcess
 
 PG_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 PING_SECONDS = 25.0  # room.js sends {"type": "ping"} this often
-OPENING = 200  # WebSocket handshakes in flight at once
+OPENING = 200  # WebSocket handshakes in flight at once (shared out among the generator processes)
+SETUP = 32  # tables being set up at once (shared out among the generator processes)
+CONNECT_TIMEOUT = 300.0  # the start-up storm gives up waiting for the last sockets after this
+REPLY_TIMEOUT = 900.0  # a generator process that says nothing for this long has failed
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
 class Level:
+    """What one generator process measured (and, merged, a whole level)."""
+
     rooms: int
     latencies: list[float] = field(default_factory=list)
+    cross: list[bool] = field(default_factory=list)  # per latency: the receiver's instance is not the sender's
     actions: int = 0
     errors: list[str] = field(default_factory=list)
-    pending: dict[str, tuple[float, int, int]] = field(default_factory=dict)  # room -> (sent, version, seat)
+    # room -> (sent, version, seat, instance of the sender)
+    pending: dict[str, tuple[float, int, int, int]] = field(default_factory=dict)
     connected: int = 0  # sockets that received their first state
     measuring: bool = False  # latencies count only once every socket is connected
+    setup_seconds: float = 0.0
     connect_seconds: float = 0.0
-    generator_cpu: float = 0.0  # CPU seconds of this load generator while measuring
-    server_cpu: float = 0.0  # CPU seconds of the server process while measuring
+    generator_cpu: float = 0.0  # CPU seconds of the load generator processes while measuring
+    server_cpu: float = 0.0  # CPU seconds of the server processes (all instances) while measuring
+    postgres_cpu: float | None = None  # CPU seconds of PostgreSQL while measuring (None: not visible here)
 
 
-async def sign_in(http: httpx.AsyncClient, name: str) -> dict[str, str]:
-    http.cookies.clear()
-    r = await http.post("/api/auth/local", json={"name": name})
+@dataclass(frozen=True)
+class Table:
+    code: str
+    members: list[dict[str, str]]  # per seat: cookie and CSRF token
+    instances: list[int]  # per seat: the instance its member signs in, joins and connects through
+
+
+def instance_for(room: int, seat: int, instances: int) -> int:
+    """The instance a seat's member uses: random per (table, seat) but the same in every run and process."""
+    return 0 if instances == 1 else random.Random(f"{room}:{seat}").randrange(instances)
+
+
+def refuse_cookies() -> CookieJar:
+    """A cookie jar that keeps nothing: one client serves every member, each sending their own cookie header."""
+    return CookieJar(DefaultCookiePolicy(allowed_domains=[]))
+
+
+async def sign_in(http: httpx.AsyncClient, base: str, name: str) -> dict[str, str]:
+    r = await http.post(f"{base}/api/auth/local", json={"name": name})
     r.raise_for_status()
-    http.cookies.clear()
     return {"cookie": f"tp_session={r.cookies['tp_session']}; tp_csrf={r.cookies['tp_csrf']}",
             "csrf": r.cookies["tp_csrf"]}
 
 
-async def setup_room(base: str, i: int, seats: int, sem: asyncio.Semaphore) -> tuple[str, list[dict[str, str]]]:
-    """A table of ``seats`` seats, every seat taken (the last one to sit down fills it: hand 1 is dealt)."""
-    async with sem, httpx.AsyncClient(base_url=base, timeout=60) as http:
-        members = [await sign_in(http, f"P{i}-{s}") for s in range(seats)]
+async def setup_room(http: httpx.AsyncClient, bases: list[str], i: int, seats: int,
+                     sem: asyncio.Semaphore) -> Table:
+    """A table of ``seats`` seats, every seat taken (the last one to sit down fills it: hand 1 is dealt).
+
+    Each member signs in, creates or joins through their own instance (so a table made on one instance is
+    joined on another)."""
+    where = [instance_for(i, s, len(bases)) for s in range(seats)]
+    async with sem:
+        members = [await sign_in(http, bases[where[s]], f"P{i}-{s}") for s in range(seats)]
         first = members[0]
-        r = await http.post("/api/rooms", json={"decks": 2, "seats": seats},
+        r = await http.post(f"{bases[where[0]]}/api/rooms", json={"decks": 2, "seats": seats},
                             headers={"cookie": first["cookie"], "x-csrf-token": first["csrf"]})
         r.raise_for_status()
         code = r.json()["code"]
-        for m in members[1:]:  # seats fill in order, so member s sits in seat s
-            r = await http.post(f"/api/rooms/{code}/join", headers={"cookie": m["cookie"], "x-csrf-token": m["csrf"]})
+        for s, m in enumerate(members[1:], 1):  # seats fill in order, so member s sits in seat s
+            r = await http.post(f"{bases[where[s]]}/api/rooms/{code}/join",
+                                headers={"cookie": m["cookie"], "x-csrf-token": m["csrf"]})
             r.raise_for_status()
-        return code, members
+        return Table(code, members, where)
 
 
 def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -101,7 +164,7 @@ def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str, str], level: Level,
                  think: tuple[float, float], rng: random.Random, stop: asyncio.Event,
-                 opening: asyncio.Semaphore) -> None:
+                 opening: asyncio.Semaphore, instance: int = 0) -> None:
     acted_on = -1
     first = True
     # like a browser: no protocol pings of its own (the server's are answered), and room.js's keep-alive message
@@ -115,7 +178,7 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
             await asyncio.sleep(rng.uniform(*think))
             if stop.is_set():
                 return
-            level.pending[code] = (time.perf_counter(), version, seat)
+            level.pending[code] = (time.perf_counter(), version, seat, instance)
             await ws.send(json.dumps(message))
 
         tasks: set[asyncio.Task[None]] = set()
@@ -141,8 +204,9 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
                 level.connected += 1
             pend = level.pending.get(code)
             if pend is not None and pend[2] != seat and st["version"] > pend[1]:
-                if level.measuring:
+                if level.measuring:  # the first other player to hear of it (heads-up: the opponent)
                     level.latencies.append(now - pend[0])
+                    level.cross.append(pend[3] != instance)
                     level.actions += 1
                 del level.pending[code]
             hand = st.get("hand")
@@ -164,42 +228,203 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
             task.cancel()
 
 
-async def run_level(base: str, rooms: int, seats: int, seconds: float, think: tuple[float, float],
-                    server_pid: int) -> Level:
-    level = Level(rooms)
-    sem = asyncio.Semaphore(20)
-    tables = await asyncio.gather(*(setup_room(base, i, seats, sem) for i in range(rooms)))
+# -- the load generator processes ------------------------------------------------------------------------------
+#
+# The parent steps every generator through the same phases, so their windows line up:
+#   child: set up its tables            -> ("setup", seconds)
+#   parent: "connect"; child opens its sockets, plays -> ("connected", sockets, seconds)
+#   parent: "measure"; child counts latencies and its CPU from now
+#   parent: "stop";    child stops      -> ("result", {...})
+# A child that fails sends ("error", traceback).
+
+
+def generator_process(conn: Connection, job: dict[str, Any]) -> None:
+    """Entry point of one load generator process (spawned): its own event loop and its share of the tables."""
+    try:
+        asyncio.run(generate(conn, job))
+    except BaseException:
+        with contextlib.suppress(OSError):
+            conn.send(("error", traceback.format_exc()))
+    finally:
+        conn.close()
+
+
+async def generate(conn: Connection, job: dict[str, Any]) -> None:
+    loop = asyncio.get_running_loop()
+    bases: list[str] = job["bases"]
+    seats: int = job["seats"]
+    think: tuple[float, float] = job["think"]
+    room_ids: list[int] = job["room_ids"]
+
+    async def command(expected: str) -> None:
+        got = await loop.run_in_executor(None, conn.recv)
+        if got != expected:
+            raise RuntimeError(f"generator expected {expected!r}, got {got!r}")
+
+    level = Level(len(room_ids))
+    started = time.perf_counter()
+    sem = asyncio.Semaphore(job["setup"])
+    limits = httpx.Limits(max_connections=job["setup"] * 2, max_keepalive_connections=job["setup"] * 2)
+    async with httpx.AsyncClient(timeout=60, cookies=refuse_cookies(), limits=limits) as http:
+        tables = await asyncio.gather(*(setup_room(http, bases, i, seats, sem) for i in room_ids))
+    conn.send(("setup", time.perf_counter() - started))
+
+    await command("connect")
     stop = asyncio.Event()
-    opening = asyncio.Semaphore(OPENING)
-    ws_base = base.replace("http://", "ws://")
-    rng = random.Random(rooms)
+    opening = asyncio.Semaphore(job["opening"])
+    rng = random.Random(job["seed"])
     players = [
-        asyncio.create_task(player(f"{ws_base}/ws/rooms/{code}", base, code, seat, creds[seat], level, think,
-                                   random.Random(rng.random()), stop, opening))
-        for code, creds in tables for seat in range(seats)
+        asyncio.create_task(player(f"{bases[t.instances[seat]].replace('http://', 'ws://')}/ws/rooms/{t.code}",
+                                   bases[t.instances[seat]], t.code, seat, t.members[seat], level, think,
+                                   random.Random(rng.random()), stop, opening, t.instances[seat]))
+        for t in tables for seat in range(seats)
     ]
     started = time.perf_counter()
-    while level.connected < len(players) and time.perf_counter() - started < 300:
-        await asyncio.sleep(0.2)  # every socket connected and shown its table: the start-up storm is over
-    level.connect_seconds = time.perf_counter() - started
+    # every socket connected and shown its table (or failed): the start-up storm is over
+    while (level.connected < len(players) and time.perf_counter() - started < CONNECT_TIMEOUT
+           and level.connected + sum(task.done() for task in players) < len(players)):
+        await asyncio.sleep(0.2)
+    conn.send(("connected", level.connected, time.perf_counter() - started))
+
+    await command("measure")
     level.measuring = True
-    cpu_before, server_before = time.process_time(), server_cpu(server_pid)
-    await asyncio.sleep(seconds)
-    level.generator_cpu = time.process_time() - cpu_before
-    level.server_cpu = server_cpu(server_pid) - server_before
+    cpu_before = time.process_time()
+    await command("stop")
+    level.measuring = False
+    cpu = time.process_time() - cpu_before
     stop.set()
     for task in players:
         task.cancel()
     results = await asyncio.gather(*players, return_exceptions=True)
     level.errors += [type(r).__name__ for r in results
                      if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
+    conn.send(("result", {"latencies": level.latencies, "cross": level.cross, "actions": level.actions,
+                          "errors": level.errors, "cpu": cpu}))
+
+
+def reply(conn: Connection, proc: mp.process.BaseProcess, kind: str) -> tuple[Any, ...]:
+    """The next message of one generator process, which must be ``kind``."""
+    deadline = time.monotonic() + REPLY_TIMEOUT
+    while not conn.poll(1.0):
+        if not proc.is_alive() and not conn.poll(0):
+            raise RuntimeError(f"generator process {proc.pid} ended (exit code {proc.exitcode})")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"generator process {proc.pid} said nothing for {REPLY_TIMEOUT:g} s")
+    msg: tuple[Any, ...] = conn.recv()
+    if msg[0] == "error":
+        raise RuntimeError(f"generator process {proc.pid} failed:\n{msg[1]}")
+    if msg[0] != kind:
+        raise RuntimeError(f"generator process {proc.pid}: expected {kind!r}, got {msg[0]!r}")
+    return msg
+
+
+def run_level(bases: list[str], rooms: int, seats: int, seconds: float, think: tuple[float, float],
+              server_pids: list[int], generators: int, warmup: float = 0.0, postgres: bool = False) -> Level:
+    level = Level(rooms)
+    ctx = mp.get_context("spawn")
+    shares = [list(range(rooms))[g::generators] for g in range(generators)]
+    shares = [share for share in shares if share]
+    workers: list[tuple[mp.process.BaseProcess, Connection]] = []
+    started = time.perf_counter()
+    try:
+        for g, share in enumerate(shares):
+            ours, theirs = ctx.Pipe()
+            job = {"bases": bases, "seats": seats, "think": think, "room_ids": share, "seed": rooms * 1000 + g,
+                   "setup": max(1, SETUP // len(shares)), "opening": max(1, OPENING // len(shares))}
+            worker = ctx.Process(target=generator_process, args=(theirs, job), name=f"tp-load-{g}", daemon=True)
+            worker.start()
+            theirs.close()
+            workers.append((worker, ours))
+        for proc, conn in workers:
+            reply(conn, proc, "setup")
+        level.setup_seconds = time.perf_counter() - started
+
+        started = time.perf_counter()
+        for _, conn in workers:
+            conn.send("connect")
+        for proc, conn in workers:
+            _, connected, _ = reply(conn, proc, "connected")
+            level.connected += connected
+        level.connect_seconds = time.perf_counter() - started
+        time.sleep(warmup)  # unmeasured play: the window then starts in the steady state, not mid first decision
+
+        server_before = server_cpu(server_pids)
+        postgres_before = postgres_cpu() if postgres else None
+        for _, conn in workers:
+            conn.send("measure")
+        time.sleep(seconds)
+        for _, conn in workers:
+            conn.send("stop")
+        level.server_cpu = server_cpu(server_pids) - server_before
+        postgres_after = postgres_cpu() if postgres else None
+        if postgres_before is not None and postgres_after is not None:
+            level.postgres_cpu = postgres_after - postgres_before
+        for proc, conn in workers:
+            result = reply(conn, proc, "result")[1]
+            level.latencies += result["latencies"]
+            level.cross += result["cross"]
+            level.actions += result["actions"]
+            level.errors += result["errors"]
+            level.generator_cpu += result["cpu"]
+    finally:
+        for proc, conn in workers:
+            conn.close()  # a generator still waiting for a command reads the end of the pipe and ends
+            proc.join(30)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join(10)
     return level
 
 
-def server_cpu(pid: int) -> float:
-    """CPU seconds (user + system) the server process has used."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+# -- measuring the processes -----------------------------------------------------------------------------------
+
+
+def _stat(pid: int | str) -> tuple[str, list[str]]:
+    """A process's command name and its /proc stat fields from the state on (field 3 is index 0)."""
+    head, tail = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)
+    return head.split("(", 1)[1], tail.split()
+
+
+def server_cpu(pids: list[int]) -> float:
+    """CPU seconds (user + system) the server processes have used, all instances together."""
+    total = 0
+    for pid in pids:
+        fields = _stat(pid)[1]
+        total += int(fields[11]) + int(fields[12])
+    return total / CLOCK_TICKS
+
+
+def settle(pids: list[int], timeout: float = 30.0) -> None:
+    """Wait until freshly started servers are idle (each computes its odds tables in a thread at start-up)."""
+    deadline = time.monotonic() + timeout
+    before = server_cpu(pids)
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = server_cpu(pids)
+        if now - before < 0.05:
+            return
+        before = now
+
+
+def postgres_cpu() -> float | None:
+    """CPU seconds of every process named ``postgres`` on this machine (None if none is visible).
+
+    Counts each one's user + system time and its reaped children's (cutime + cstime).  Backends are children
+    of the postmaster, so a backend that ends during the window is still counted, through the postmaster's
+    children's time once it is reaped; one that starts during the window counts from zero.  Whatever else
+    uses this PostgreSQL server at the same time is counted too."""
+    total, seen = 0, False
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            name, fields = _stat(entry.name)
+        except (OSError, IndexError, ValueError):  # ended meanwhile, or unreadable
+            continue
+        if name == "postgres":
+            seen = True
+            total += sum(int(x) for x in fields[11:15])
+    return total / CLOCK_TICKS if seen else None
 
 
 def gc_pauses(base: str) -> str:
@@ -224,10 +449,116 @@ def gc_pauses(base: str) -> str:
     return "; ".join(out) or "not reported"
 
 
-def pct(values: list[float], p: float) -> float:
+def pct(values: list[float], p: int) -> float:
+    """The p-th percentile of latencies in seconds, in milliseconds (NaN with none)."""
     if not values:
         return float("nan")
-    return statistics.quantiles(values, n=100, method="inclusive")[p - 1] * 1000 if len(values) > 1 else values[0]
+    if len(values) == 1:
+        return values[0] * 1000
+    return statistics.quantiles(values, n=100, method="inclusive")[p - 1] * 1000
+
+
+def percentiles(values: list[float]) -> str:
+    return "/".join(f"{pct(values, p):.1f}" for p in (50, 95, 99)) if values else "-"
+
+
+# -- the levels ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    backend: str
+    instances: int
+    bus: bool
+    seats: int
+    rooms: int
+    think: tuple[float, float]
+    seconds: float
+    level: Level
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.level.actions / self.seconds
+
+    @property
+    def offered(self) -> float:
+        """One decision in flight per table (heads-up or not): tables / mean think."""
+        return self.rooms / (sum(self.think) / 2)
+
+    def per_action_ms(self, cpu: float) -> float:
+        return cpu / max(1, self.level.actions) * 1000
+
+    def split(self, cross: bool) -> list[float]:
+        return [lat for lat, c in zip(self.level.latencies, self.level.cross, strict=True) if c == cross]
+
+
+def run_configuration(backend: str, seats: int, rooms: int, instances: int, bus: bool, seconds: float,
+                      think: tuple[float, float], generators: int, warmup: float) -> Row:
+    tmp = Path(tempfile.mkdtemp(prefix="tp-load-"))
+    env = {"TP_RATE_LIMIT_SCALE": "0",  # a thousand simulated members share one address here
+           "TP_PUSH_BUS": "1" if bus else "0"}
+    schema = None
+    if backend == "postgresql":
+        schema = f"tp_load_{secrets.token_hex(4)}"
+        with sa.create_engine(PG_ADMIN_URL).begin() as conn:
+            conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+        env["DATABASE_URL"] = f"{PG_ADMIN_URL}?options=-csearch_path%3D{schema}"
+    servers = [ServerProcess(tmp / f"data{k}", tmp / f"server{k}.log", env) for k in range(instances)]
+    try:
+        bases = [server.start() for server in servers]  # one after another: the first creates the tables
+        pids = [server.proc.pid for server in servers if server.proc is not None]
+        settle(pids)
+        level = run_level(bases, rooms, seats, seconds, think, pids, generators, warmup, backend == "postgresql")
+        gc_notes = [gc_pauses(base) for base in bases]
+    finally:
+        for server in servers:
+            server.stop()
+        if schema:
+            with sa.create_engine(PG_ADMIN_URL).begin() as conn:
+                conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+    row = Row(backend, instances, bus, seats, rooms, think, seconds, level)
+    cross, same = row.split(True), row.split(False)
+    pg = "-" if level.postgres_cpu is None else f"{level.postgres_cpu / seconds:.2f}"
+    print(f"{backend:10} instances={instances} bus={'on' if bus else 'off'} seats={seats} rooms={rooms:4} done: "
+          f"setup {level.setup_seconds:.1f} s, {level.connected}/{rooms * seats} sockets in "
+          f"{level.connect_seconds:.1f} s; {len(level.latencies)} samples, p50/p95/p99 ms cross-instance "
+          f"{percentiles(cross)} ({len(cross)}), same-instance {percentiles(same)} ({len(same)}); cores: server "
+          f"{level.server_cpu / seconds:.2f}, postgres {pg}, generator {level.generator_cpu / seconds:.2f}",
+          flush=True)
+    for k, note in enumerate(gc_notes, 1):
+        print(f"    server GC pauses (whole run), instance {k}: {note}", flush=True)
+    return row
+
+
+def print_table(rows: list[Row], seconds: float, warmup: float) -> None:
+    print(f"\n{seconds:g} s per level (after {warmup:g} s of warm-up), load average {os.getloadavg()[0]:.2f}; "
+          "latency = action sent → another player receives the new state (x-inst: the receiver's instance is not "
+          "the sender's); offered = tables / mean think")
+    print(f"{'backend':10} {'inst':>4} {'bus':>3} {'seats':>5} {'rooms':>5} {'think':>5} {'setup s':>7} "
+          f"{'connect s':>9} {'actions/s':>9} {'offered/s':>9} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
+          f"{'x-inst p99':>10} {'errors':>6} {'server ms/act':>13} {'pg ms/act':>9} {'gen cores':>9}")
+    for r in rows:
+        lat, cross = r.level.latencies, r.split(True)
+        server_ms = r.per_action_ms(r.level.server_cpu)
+        pg_ms = "-" if r.level.postgres_cpu is None else f"{r.per_action_ms(r.level.postgres_cpu):.2f}"
+        kinds = " ".join(sorted(set(r.level.errors))[:3])
+        print(f"{r.backend:10} {r.instances:>4} {'on' if r.bus else 'off':>3} {r.seats:>5} {r.rooms:>5} "
+              f"{f'{r.think[0]:g}-{r.think[1]:g}':>5} {r.level.setup_seconds:>7.1f} {r.level.connect_seconds:>9.1f} "
+              f"{r.actions_per_second:>9.1f} {r.offered:>9.1f} {pct(lat, 50):>7.1f} {pct(lat, 95):>7.1f} "
+              f"{pct(lat, 99):>7.1f} {f'{pct(cross, 99):.1f}' if cross else '-':>10} {len(r.level.errors):>6} "
+              f"{server_ms:>13.2f} {pg_ms:>9} "
+              f"{r.level.generator_cpu / r.seconds:>9.2f} {kinds}".rstrip())
+    by_config = {(r.backend, r.seats, r.rooms, r.think, r.instances): r for r in rows}
+    for r in rows:
+        one = by_config.get((r.backend, r.seats, r.rooms, r.think, 1))
+        if r.instances > 1 and one is not None and one.level.actions:
+            print(f"{r.backend} seats={r.seats} rooms={r.rooms}: {r.instances} instances / 1: actions/s "
+                  f"×{r.actions_per_second / one.actions_per_second:.2f} (offered {r.offered:.0f}/s), server CPU "
+                  f"per action {one.per_action_ms(one.level.server_cpu):.2f} → "
+                  f"{r.per_action_ms(r.level.server_cpu):.2f} ms")
+    print("targets: 500 rooms with p99 < 150 ms and no errors; issue 14: 1,000 heads-up tables at 2-8 s think on two "
+          "instances with p99 < 150 ms, cross-instance p99 < 100 ms, and saturated (1-3 s think) throughput on two "
+          "instances at least 1.5× one instance's")
 
 
 def main() -> None:
@@ -237,46 +568,35 @@ def main() -> None:
     ap.add_argument("--seats", default="2,6", help="table sizes, e.g. 2,6")
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--think", default="2,8", help="think time range in seconds, e.g. 2,8")
+    ap.add_argument("--instances", default="1", help="server instance counts to compare, e.g. 1,2 (>1: PostgreSQL)")
+    ap.add_argument("--bus", choices=("auto", "on", "off"), default="auto",
+                    help="the push bus (TP_PUSH_BUS): auto = on with more than one instance")
+    ap.add_argument("--generators", type=int, default=1, help="load generator processes sharing the tables")
+    ap.add_argument("--warmup", type=float, default=0.0,
+                    help="seconds of unmeasured play after every socket has connected (default 0)")
     args = ap.parse_args()
-    think = tuple(float(x) for x in args.think.split(","))
-    assert len(think) == 2
-    rows = []
-    levels = [(b, n, r) for b in args.backends.split(",") for n in (int(x) for x in args.seats.split(","))
-              for r in (int(x) for x in args.rooms.split(","))]
-    for backend, seats, rooms in levels:
-        tmp = Path(tempfile.mkdtemp(prefix="tp-load-"))
-        env = {"TP_RATE_LIMIT_SCALE": "0"}  # a thousand simulated members share one address here
-        schema = None
-        if backend == "postgresql":
-            schema = f"tp_load_{secrets.token_hex(4)}"
-            with sa.create_engine(PG_ADMIN_URL).begin() as conn:
-                conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-            env["DATABASE_URL"] = f"{PG_ADMIN_URL}?options=-csearch_path%3D{schema}"
-        server = ServerProcess(tmp / "data", tmp / "server.log", env)
-        base = server.start()
-        try:
-            assert server.proc is not None
-            level = asyncio.run(run_level(base, rooms, seats, args.seconds, think,  # type: ignore[arg-type]
-                                          server.proc.pid))
-            gc_note = gc_pauses(base)
-        finally:
-            server.stop()
-            if schema:
-                with sa.create_engine(PG_ADMIN_URL).begin() as conn:
-                    conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-        lat = level.latencies
-        rows.append((backend, seats, rooms, level.actions / args.seconds, pct(lat, 50), pct(lat, 95),
-                     pct(lat, 99), len(level.errors), sorted(set(level.errors))[:3], level.connect_seconds,
-                     level.server_cpu / max(1, level.actions) * 1000, level.generator_cpu / args.seconds))
-        print(f"{backend:10} seats={seats} rooms={rooms:4} done; server GC pauses (whole run): {gc_note}", flush=True)
-    print(f"\nthink time {think[0]:g}–{think[1]:g} s per decision, {args.seconds:g} s per level, "
-          f"load average {os.getloadavg()[0]:.2f}; latency = action sent → another player receives the new state")
-    print(f"{'backend':10} {'seats':>5} {'rooms':>5} {'connect s':>9} {'actions/s':>10} {'p50 ms':>8} {'p95 ms':>8} "
-          f"{'p99 ms':>8} {'errors':>7} {'server CPU ms/action':>21} {'generator cores':>16}")
-    for backend, seats, rooms, aps, p50, p95, p99, errors, kinds, connect, cpu_ms, gen in rows:
-        print(f"{backend:10} {seats:>5} {rooms:>5} {connect:>9.1f} {aps:>10.1f} {p50:>8.1f} {p95:>8.1f} {p99:>8.1f} "
-              f"{errors:>7} {cpu_ms:>21.2f} {gen:>16.2f} {' '.join(kinds)}")
-    print("target: 500 rooms with p99 < 150 ms and no errors")
+    low, high = (float(x) for x in args.think.split(","))
+    think = (low, high)
+    if args.generators < 1:
+        ap.error("--generators must be at least 1")
+    counts = [int(x) for x in args.instances.split(",")]
+    if min(counts) < 1:
+        ap.error("--instances must be at least 1")
+    rows: list[Row] = []
+    levels = [(b, n, r, k) for b in args.backends.split(",") for n in (int(x) for x in args.seats.split(","))
+              for r in (int(x) for x in args.rooms.split(",")) for k in counts]
+    for backend, seats, rooms, instances in levels:
+        if instances > 1 and backend != "postgresql":
+            print(f"{backend:10} instances={instances} seats={seats} rooms={rooms:4} skipped: several instances "
+                  "need PostgreSQL (with SQLite the app is one process)", flush=True)
+            continue
+        bus = backend == "postgresql" and (args.bus == "on" or (args.bus == "auto" and instances > 1))
+        if instances > 1 and not bus:
+            print(f"note: {instances} instances without the push bus: a player on another instance than the "
+                  "actor hears of the action only by chance (this generator does not poll)", flush=True)
+        rows.append(run_configuration(backend, seats, rooms, instances, bus, args.seconds, think, args.generators,
+                                     args.warmup))
+    print_table(rows, args.seconds, args.warmup)
 
 
 if __name__ == "__main__":
