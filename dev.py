@@ -3,9 +3,9 @@
 
     python3 dev.py run  [ARGS...]   set up .venv, then start the web app at http://127.0.0.1:8000
                                     (``taiwan-poker serve``; with ARGS: ``taiwan-poker ARGS``)
-    python3 dev.py test [PYTEST ARGS...]   set up .venv (and Debian's Chromium for the browser
-                                    tests), then lint, type-check and run every test (on every
-                                    core, pytest-xdist ``-n auto``, unless ARGS say ``-n``)
+    python3 dev.py test [PYTEST ARGS...]   set up .venv (and Debian's Chromium and HAProxy for the
+                                    browser and proxy tests), then lint, type-check and run every
+                                    test (on every core, pytest-xdist ``-n auto``, unless ARGS say ``-n``)
 
 Set-up is idempotent: it creates ``.venv`` and installs the pinned
 dependencies (``constraints.txt``) only when they or the build files changed.
@@ -13,6 +13,7 @@ dependencies (``constraints.txt``) only when they or the build files changed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import subprocess
@@ -30,6 +31,7 @@ TYPED = ["src/taiwan_poker"]  # mypy --strict on the whole package (the core and
 CHROMIUM = Path("/usr/bin/chromium")
 CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 EMOJI_FONT = Path("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf")  # the bots' 🤖 in screenshots
+HAPROXY = Path("/usr/sbin/haproxy")  # the reverse proxy in front of several instances (tests/scale/test_proxy.py)
 
 
 def sh(*cmd: str | Path, **kw: object) -> None:
@@ -58,29 +60,35 @@ def run(args: list[str]) -> int:
     return subprocess.call([str(BIN / "taiwan-poker"), *(args or ["serve"])], cwd=ROOT)
 
 
-def browser_setup() -> None:
-    """The browser tests drive Debian's Chromium (Playwright's own download does not work here).
+def system_setup() -> None:
+    """The browser tests drive Debian's Chromium (Playwright's own download does not work here), the proxy
+    test Debian's HAProxy.
 
-    Installs ``chromium`` (and CJK and emoji fonts, so screenshots show the Chinese text) with apt-get when
-    missing; without root or apt-get it only says what is missing and the browser tests skip.
+    Installs ``chromium`` (and CJK and emoji fonts, so screenshots show the Chinese text) and ``haproxy`` with
+    apt-get when missing; without root or apt-get it only says what is missing and those tests skip.
     """
-    wanted = (("chromium", CHROMIUM), ("fonts-noto-cjk", CJK_FONT), ("fonts-noto-color-emoji", EMOJI_FONT))
+    wanted = (("chromium", CHROMIUM), ("fonts-noto-cjk", CJK_FONT), ("fonts-noto-color-emoji", EMOJI_FONT),
+              ("haproxy", HAPROXY))
     missing = [pkg for pkg, path in wanted if not path.exists()]
     if not missing:
         return
     can_apt = sys.platform.startswith("linux") and Path("/usr/bin/apt-get").exists() and os.geteuid() == 0
     if not can_apt:
-        print(f"note: {', '.join(missing)} missing and apt-get unavailable; browser tests will be skipped", flush=True)
+        print(f"note: {', '.join(missing)} missing and apt-get unavailable; the tests needing them will be skipped",
+              flush=True)
         return
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     sh("apt-get", "update", "-qq", env=env)
     sh("apt-get", "install", "-y", "-qq", *missing, env=env)
+    if "haproxy" in missing:  # the package starts its service where it can; the tests start their own
+        with contextlib.suppress(OSError):
+            subprocess.run(["service", "haproxy", "stop"], cwd=ROOT, check=False, capture_output=True)
 
 
 def test(args: list[str]) -> int:
     setup()
-    browser_setup()
-    sh(BIN / "ruff", "check", "src", "tests", "benchmarks", "dev.py")
+    system_setup()
+    sh(BIN / "ruff", "check", "src", "tests", "benchmarks", "deploy", "dev.py")
     sh(BIN / "mypy", "--strict", *TYPED)
     parallel = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args) else ["-n", "auto"]
     return subprocess.call([str(PY), "-m", "pytest", *parallel, *args], cwd=ROOT)  # pytest-xdist: all cores
