@@ -7,9 +7,11 @@ import threading
 import time
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 
 from taiwan_poker.rooms.bus import RESYNC_SECONDS
+from taiwan_poker.store import repo
 from tests.members.conftest import AppFactory, client
 from tests.members.test_hardening import _expect_session_ended
 
@@ -85,3 +87,50 @@ def test_lost_and_late_notifications_converge_within_the_polling_period(make_app
             handle(payload)
         ws.send_json({"type": "ping"})
         assert receive(ws)["type"] == "pong", "no stale or repeated state was pushed"
+
+
+def test_a_notification_carries_the_events_and_the_other_instance_serves_its_socket_from_memory(
+        make_app: AppFactory, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Instance two folds the events a notification carries onto its cached table (no read of the log) and the
+    result is what a fresh replay of the log gives; a notification that skips a version is not folded."""
+    one: FastAPI = make_app(database_url=pg_url, push_bus=True)
+    two: FastAPI = make_app(database_url=pg_url, push_bus=True)
+    a, b = client(one, "Alice"), client(one, "Bob")
+    elsewhere = client(two)
+    elsewhere.cookies.update(b.cookies)
+    code = a.post("/api/rooms", json={"decks": 2}).json()["code"]
+    assert b.post(f"/api/rooms/{code}/join").status_code == 200
+    bus = two.state.rooms.bus
+    assert bus is not None
+    reads: list[int] = []
+    real_load = repo.load_events
+    with elsewhere.websocket_connect(f"/ws/rooms/{code}") as ws:
+        version = receive(ws)["state"]["version"]
+        monkeypatch.setattr(repo, "load_events", lambda *args: reads.append(1) or real_load(*args))
+        for _ in range(3):
+            state = a.get(f"/api/rooms/{code}").json()
+            if state["hand"]["complete"]:
+                break
+            actor = a if state["you"] == state["hand"]["to_act"] else b
+            legal = actor.get(f"/api/rooms/{code}").json()["hand"]["legal"]["actions"]
+            r = actor.post(f"/api/rooms/{code}/actions",
+                           json={"version": version, "action": {"kind": "call" if "call" in legal else "check"}})
+            assert r.status_code == 200 and r.json()["applied"]
+            pushed = receive(ws)["state"]
+            assert pushed["version"] == r.json()["state"]["version"]
+            version = pushed["version"]
+        assert bus.absorbed >= 1 and not reads, "served from the notification's events, the log not read"
+        monkeypatch.undo()
+    pushed_view = elsewhere.get(f"/api/rooms/{code}").json()
+    fresh = make_app(database_url=pg_url)
+    reader = client(fresh)
+    reader.cookies.update(b.cookies)
+    volatile = ("server_time", "seconds_left")
+    assert ({k: v for k, v in pushed_view.items() if k not in volatile}
+            == {k: v for k, v in reader.get(f"/api/rooms/{code}").json().items() if k not in volatile})
+    rooms = two.state.rooms
+    room_id = rooms.room_id(code)
+    cached = rooms._cache.get(room_id)
+    assert cached is not None
+    assert not rooms.absorb(room_id, cached.state.version + 2, {"e": [{"v": 2, "type": "x"}], "s": "playing"}), \
+        "events that do not follow the cached version directly are left to the log"

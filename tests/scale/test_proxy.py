@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,8 +22,6 @@ from deploy.cluster import Cluster, Instance, check_config, haproxy_path, render
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
-from tests.db_fixtures import PG_ADMIN_URL
-
 pytestmark = pytest.mark.skipif(
     haproxy_path() is None,
     reason="HAProxy is not installed (/usr/sbin/haproxy; `python3 dev.py test` installs it with apt-get as root)")
@@ -32,21 +29,6 @@ pytestmark = pytest.mark.skipif(
 # machine-speed play from one address: the rate limits 50 times wider, bots without a pause (as ServerProcess)
 TEST_ENV = {"TP_RATE_LIMIT_SCALE": "50", "TP_BOT_PAUSE": "0,0"}
 CHIPS = 2 * 2000  # heads-up, 2,000 each
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A fresh schema in the machine's PostgreSQL ``test`` database, dropped afterwards."""
-    schema = f"tp_proxy_{secrets.token_hex(4)}"
-    admin = sa.create_engine(PG_ADMIN_URL)
-    with admin.begin() as conn:
-        conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    try:
-        yield f"{PG_ADMIN_URL}?options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as conn:
-            conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
 
 
 @pytest.fixture

@@ -10,6 +10,16 @@ then read their own views, from the log when their cache is behind) and to
 its socket registry.  Its own messages it ignores: it has published them
 locally already.
 
+A table's notification carries the events that made the new version (with
+the room's status and deadline) when they fit (they are a few hundred bytes;
+PostgreSQL takes up to 8,000): an instance whose cached state is exactly the
+version before folds them in (``RoomService.absorb``) and serves its sockets
+from memory, with no read of the log.  They are the committed log records
+themselves, sent by the transaction that appended them; a cache that is not
+exactly one step behind, or a notification without events, is refreshed from
+the log as before.  Every write is still decided against the version the
+database holds.
+
 A notification can be lost (the listening connection was cut, the database
 restarted) or late.  So every ``RESYNC_SECONDS`` (the page's 2-s polling
 period), and at once after each reconnection, the listener asks in one query
@@ -21,12 +31,14 @@ With SQLite there is no bus: the app is one process.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
+import json
 import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import psycopg
@@ -38,6 +50,7 @@ from .hub import RoomHub
 log = logging.getLogger("taiwan_poker.bus")
 
 RECONNECT_SECONDS = 1.0
+MAX_PAYLOAD = 7_900  # bytes; PostgreSQL refuses a notification of 8,000 or more
 RESYNC_SECONDS = 2.0  # the version check of watched tables: the page's polling period
 
 
@@ -53,8 +66,10 @@ def _libpq_url(url: str) -> str:
 class PushBus:
     """One listening connection per process; ``notify_*`` write into a caller's transaction or their own."""
 
-    def __init__(self, url: str, hub: RoomHub, on_session_end: Callable[[str], object]) -> None:
+    def __init__(self, url: str, hub: RoomHub, on_session_end: Callable[[str], object],
+                 on_room: Callable[[int, int, dict[str, Any]], bool] | None = None) -> None:
         self.url = url
+        self.on_room = on_room  # folds another instance's events into this one's cache (RoomService.absorb)
         self.channel = channel_for(url)
         self.instance = secrets.token_hex(4)
         self.hub = hub
@@ -62,15 +77,24 @@ class PushBus:
         self.heard = 0  # messages from other instances handed on
         self.resynced = 0  # tables announced by the version check (their notification was lost or late)
         self.reconnects = 0  # listening connections lost and made again
+        self.absorbed = 0  # tables moved on in the cache from a notification's own events (no read of the log)
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
 
     # -- sending --------------------------------------------------------------------------------------------
 
-    def notify_room(self, conn: Connection, room_id: int, version: int) -> None:
-        """Announce a table's new version when ``conn``'s transaction commits."""
-        self._send(conn, f"r:{room_id}:{version}")
+    def notify_room(self, conn: Connection, room_id: int, version: int, events: Sequence[dict[str, Any]] = (),
+                    status: str | None = None, deadline: dt.datetime | None = None) -> None:
+        """Announce a table's new version when ``conn``'s transaction commits, with the events that made it
+        (and the room's status and deadline) when they fit in a notification."""
+        message = f"r:{room_id}:{version}"
+        if events:
+            body = json.dumps({"e": list(events), "s": status, "d": deadline.isoformat() if deadline else None},
+                              separators=(",", ":"))
+            if len(message) + len(body.encode()) + 16 < MAX_PAYLOAD:
+                message = f"{message}|{body}"
+        self._send(conn, message)
 
     def notify_session_end(self, conn: Connection, key: str) -> None:
         """Announce that a session (its hash) ended, so every instance closes its sockets."""
@@ -124,11 +148,19 @@ class PushBus:
                 self.hub.publish(room_id, version)
 
     def _handle(self, payload: str) -> None:
-        instance, kind, *rest = payload.split(":")
+        head, _, body = payload.partition("|")
+        instance, kind, *rest = head.split(":")
         if instance == self.instance:
             return
         self.heard += 1
         if kind == "r" and len(rest) == 2:
-            self.hub.publish(int(rest[0]), int(rest[1]))
+            room_id, version = int(rest[0]), int(rest[1])
+            if body and self.on_room is not None:
+                try:
+                    if self.on_room(room_id, version, json.loads(body)):
+                        self.absorbed += 1
+                except Exception:  # the sockets will read the log instead
+                    log.warning("a notification's events could not be folded", exc_info=True)
+            self.hub.publish(room_id, version)
         elif kind == "s" and len(rest) == 1:
             self.on_session_end(rest[0])

@@ -243,6 +243,27 @@ class RoomService:
         self._cache.put(row.id, room)
         return room
 
+    def absorb(self, room_id: int, version: int, news: dict[str, Any]) -> bool:
+        """Another instance's committed events, as its notification carried them (``e``, with the room's new
+        status ``s`` and deadline ``d``): folded onto the cached state when they follow it directly, so this
+        instance's sockets are served from memory.  Anything else (no cached state, a gap, a notification
+        without its events) is left to the next read, which goes to the log."""
+        events = news.get("e")
+        if not isinstance(events, list) or not events:
+            return False
+        with self._lock(room_id):
+            cached = self._cache.get(room_id)
+            if cached is None or cached.state.version != version - len(events):
+                return False
+            state = fold((event_from_json(p) for p in events), cached.state)
+            if state.version != version:
+                return False
+            deadline = news.get("d")
+            row = cached.row._replace(version=version, status=str(news.get("s")), rules=state.rules.to_json(),
+                                      deadline=dt.datetime.fromisoformat(deadline) if deadline else None)
+            self._cache.put(room_id, _Room(state, row))
+        return True
+
     def _current(self, room_id: int, code: str, version: object = None) -> _Room:
         """The cached room when it is at ``version`` (no database read; the write's version guard catches a room
         another process moved on), else read and rebuilt."""
@@ -284,11 +305,12 @@ class RoomService:
         state = fold(events, before)
         status, deadline = self._schedule(state)
         rules = state.rules.to_json()
-        version = repo.append_events(conn, row.id, before.version if before else 0, [event_to_json(e) for e in events],
+        payloads = [event_to_json(e) for e in events]
+        version = repo.append_events(conn, row.id, before.version if before else 0, payloads,
                                      status=status, deadline=deadline, rules=rules)
         assert version == state.version
         if self.bus is not None:  # other instances hear of it when this transaction commits
-            self.bus.notify_room(conn, row.id, version)
+            self.bus.notify_room(conn, row.id, version, payloads, status, deadline)
         for event in events:
             if isinstance(event, PlayerSat) and event.bot is None:  # a bot has no member account
                 repo.seat_taken(conn, row.id, event.seat, event.member)

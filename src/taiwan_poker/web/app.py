@@ -168,7 +168,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     if app.state.settings.push_bus and app.state.db.engine.dialect.name != "postgresql":
         log.warning("TP_PUSH_BUS is for several instances on one PostgreSQL; with SQLite the app is one process")
     elif app.state.settings.push_bus:  # several instances share the database: pushes cross them
-        bus = PushBus(app.state.settings.database_url, app.state.rooms.hub, app.state.sockets.end_session_key)
+        bus = PushBus(app.state.settings.database_url, app.state.rooms.hub, app.state.sockets.end_session_key,
+                      app.state.rooms.absorb)
         await asyncio.to_thread(bus.start)
         app.state.rooms.bus = bus
     checker = asyncio.create_task(_session_checker(app))

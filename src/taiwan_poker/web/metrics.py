@@ -46,6 +46,7 @@ class _Counts(Collector):
             pushes.add_metric(["heard"], bus.heard)
             pushes.add_metric(["resynced"], bus.resynced)
             pushes.add_metric(["reconnects"], bus.reconnects)
+            pushes.add_metric(["absorbed"], bus.absorbed)
             yield pushes
 
 
