@@ -122,8 +122,20 @@ def refuse_cookies() -> CookieJar:
     return CookieJar(DefaultCookiePolicy(allowed_domains=[]))
 
 
+async def post(http: httpx.AsyncClient, url: str, **kw: Any) -> httpx.Response:
+    """A set-up POST, sent again if the server closed the kept-alive connection as it went out (a race of
+    keep-alive timers, not an answer; at worst a spare table is left unused)."""
+    for attempt in range(3):
+        try:
+            return await http.post(url, **kw)
+        except (httpx.ReadError, httpx.RemoteProtocolError, httpx.WriteError):
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 async def sign_in(http: httpx.AsyncClient, base: str, name: str) -> dict[str, str]:
-    r = await http.post(f"{base}/api/auth/local", json={"name": name})
+    r = await post(http, f"{base}/api/auth/local", json={"name": name})
     r.raise_for_status()
     return {"cookie": f"tp_session={r.cookies['tp_session']}; tp_csrf={r.cookies['tp_csrf']}",
             "csrf": r.cookies["tp_csrf"]}
@@ -139,14 +151,15 @@ async def setup_room(http: httpx.AsyncClient, bases: list[str], i: int, seats: i
     async with sem:
         members = [await sign_in(http, bases[where[s]], f"P{i}-{s}") for s in range(seats)]
         first = members[0]
-        r = await http.post(f"{bases[where[0]]}/api/rooms", json={"decks": 2, "seats": seats},
+        r = await post(http, f"{bases[where[0]]}/api/rooms", json={"decks": 2, "seats": seats},
                             headers={"cookie": first["cookie"], "x-csrf-token": first["csrf"]})
         r.raise_for_status()
         code = r.json()["code"]
         for s, m in enumerate(members[1:], 1):  # seats fill in order, so member s sits in seat s
-            r = await http.post(f"{bases[where[s]]}/api/rooms/{code}/join",
-                                headers={"cookie": m["cookie"], "x-csrf-token": m["csrf"]})
-            r.raise_for_status()
+            r = await post(http, f"{bases[where[s]]}/api/rooms/{code}/join",
+                           headers={"cookie": m["cookie"], "x-csrf-token": m["csrf"]})
+            if r.status_code != 409:  # 409: the first try of a repeated join had seated them
+                r.raise_for_status()
         return Table(code, members, where)
 
 
@@ -264,7 +277,8 @@ async def generate(conn: Connection, job: dict[str, Any]) -> None:
     level = Level(len(room_ids))
     started = time.perf_counter()
     sem = asyncio.Semaphore(job["setup"])
-    limits = httpx.Limits(max_connections=job["setup"] * 2, max_keepalive_connections=job["setup"] * 2)
+    limits = httpx.Limits(max_connections=job["setup"] * 2, max_keepalive_connections=job["setup"] * 2,
+                          keepalive_expiry=2.0)  # under the server's 5-s keep-alive: never reuse one it closes
     async with httpx.AsyncClient(timeout=60, cookies=refuse_cookies(), limits=limits) as http:
         tables = await asyncio.gather(*(setup_room(http, bases, i, seats, sem) for i in room_ids))
     conn.send(("setup", time.perf_counter() - started))
