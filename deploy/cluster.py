@@ -27,7 +27,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -95,6 +95,30 @@ def _get(url: str, timeout: float = 1.0) -> int:
         return 0
 
 
+
+def _await_ready(proc: subprocess.Popen[bytes], base: str, timeout: float, name: str, log_path: Path,
+                 give_up: Callable[[], None]) -> None:
+    """Wait for ``base``'s ``/readyz`` to answer 200; on a dead process or the timeout, ``give_up`` and raise."""
+    deadline = time.monotonic() + timeout
+    while _get(base + "/readyz") != 200:
+        if proc.poll() is not None or time.monotonic() > deadline:
+            give_up()
+            raise RuntimeError(f"{name} did not start; see {log_path}:\n"
+                               f"{log_path.read_text(errors='replace')[-3000:]}")
+        time.sleep(0.1)
+
+
+def _terminate(proc: subprocess.Popen[bytes] | None, seconds: float) -> None:
+    """SIGTERM, then SIGKILL if the process has not ended within ``seconds``."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
 class Instance:
     """One ``taiwan-poker serve`` process; ``start()`` waits for ``/readyz``; ``kill()`` is SIGKILL."""
 
@@ -121,13 +145,7 @@ class Instance:
                  "--log-level", log_level],
                 stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True,
             )
-        deadline = time.monotonic() + timeout
-        while _get(self.base + "/readyz") != 200:
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.kill()
-                raise RuntimeError(f"{self.name} did not start; see {self.log_path}:\n"
-                                   f"{self.log_path.read_text(errors='replace')[-3000:]}")
-            time.sleep(0.1)
+        _await_ready(self.proc, self.base, timeout, self.name, self.log_path, self.kill)
 
     def kill(self) -> None:
         """A hard kill: no clean shut-down, open sockets and requests cut."""
@@ -138,14 +156,7 @@ class Instance:
 
     def stop(self) -> None:
         """SIGTERM: the server finishes what it is doing and closes its sockets."""
-        if self.alive:
-            assert self.proc is not None
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        _terminate(self.proc, 15)
 
 
 class HAProxy:
@@ -168,27 +179,14 @@ class HAProxy:
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen([str(exe), "-db", "-f", str(self.config_path)],
                                          stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + timeout
-        while _get(self.base + "/readyz") != 200:
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"haproxy did not start; see {self.log_path}:\n"
-                                   f"{self.log_path.read_text(errors='replace')[-3000:]}")
-            time.sleep(0.1)
+        _await_ready(self.proc, self.base, timeout, "haproxy", self.log_path, self.stop)
 
     @property
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
     def stop(self) -> None:
-        if self.alive:
-            assert self.proc is not None
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        _terminate(self.proc, 10)
 
 
 class Cluster:
