@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -10,7 +11,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -60,13 +61,38 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+MIGRATION_LOCK = 0x7470_6D69  # PostgreSQL advisory-lock key of the migrations ("tpmi"), with the schema's hash
+
+
 def migrate(engine: Engine, revision: str = "head") -> None:
-    """Bring the schema to the newest Alembic revision (or to ``revision``)."""
+    """Bring the schema to the newest Alembic revision (or to ``revision``).
+
+    One process at a time: instances starting together on a new database would otherwise both create the
+    tables and one would fail. PostgreSQL: a transaction-scoped advisory lock per schema, taken before Alembic
+    reads the schema's revision. SQLite: an exclusive ``flock`` on ``<database>.migrate.lock``.
+    """
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
+    with _migration_lock(engine), engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k, hashtext(current_schema()))"), {"k": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
+
+
+@contextmanager
+def _migration_lock(engine: Engine) -> Iterator[None]:
+    """An exclusive file lock beside a SQLite database file while it is migrated (nothing for others)."""
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not path or path == ":memory:":
+        yield
+        return
+    with open(f"{path}.migrate.lock", "ab") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 class Database:
