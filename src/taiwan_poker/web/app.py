@@ -30,6 +30,7 @@ from ..rooms.bus import PushBus
 from ..rooms.hub import RoomHub
 from ..rooms.service import RoomService
 from ..store.db import Database
+from ..store.shared_database import InstanceClaim
 from ..store.single_process import SECOND_PROCESS_WARNING, SqliteClaim
 from ..trainer import scenarios as sc
 from ..trainer.lab import LabHand
@@ -164,6 +165,11 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     claim = SqliteClaim(app.state.settings.database_url)
     if not claim.take():
         log.warning(SECOND_PROCESS_WARNING.format(path=claim.path))
+    instance = InstanceClaim(app.state.settings.database_url, app.state.settings.push_bus)
+    try:
+        await asyncio.to_thread(instance.take)  # warns when an instance it cannot exchange pushes with runs
+    except Exception:  # the database is down at start-up: requests will say so; nothing to warn about yet
+        log.warning("could not check for other instances", exc_info=True)
     bus: PushBus | None = None
     if app.state.settings.push_bus and app.state.db.engine.dialect.name != "postgresql":
         log.warning("TP_PUSH_BUS is for several instances on one PostgreSQL; with SQLite the app is one process")
@@ -190,6 +196,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
                 await task
         heap.stop()
         claim.release()
+        instance.release()
         app.state.metrics.unwatch_gc()
         app.state.db.dispose()
 
