@@ -137,7 +137,7 @@ def test_a_database_outage_mid_match_answers_503_and_the_app_recovers_without_a_
         again = actor.post(path, json=move)  # the move the outage refused, sent again (same key)
         assert again.status_code == 200 and again.json()["applied"], again.text
         try:
-            pushed = next_state(watcher, before["version"], seconds=4.0)  # instance two's listener is back
+            pushed = next_state(watcher, before["version"], seconds=6.0)  # instance two's listener is back
         except (AssertionError, TimeoutError) as exc:
             bus = [line for line in httpx.get(f"{two.base}/metrics").text.splitlines() if "tp_bus" in line]
             raise AssertionError(f"{exc}; instance two: {bus}") from None
