@@ -229,7 +229,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
                         app.state.metrics.database_errors.inc()
                         log.warning("push failed: database error; retrying", extra={"room": code})
                         asyncio.get_running_loop().call_later(PUSH_RETRY_SECONDS, sub.offer, announced)
-                    except (SessionEnded, WebSocketDisconnect, asyncio.CancelledError):
+                    except (SessionEnded, WebSocketDisconnect):
                         raise
                     except Exception:  # one failed push must not leave the socket deaf to the next
                         log.exception("push failed", extra={"room": code})

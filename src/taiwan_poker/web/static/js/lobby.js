@@ -1,11 +1,15 @@
 // Lobby: the member's tables and their state, a new table (seats, decks, starting stack, blinds), joining by code.
 import { el, t, LANG } from "./core.js";
-import { memberApi, whoAmI, showMessage, chips } from "./member.js";
+import { memberApi, whoAmI, showMessage, chips, tableSettings } from "./member.js";
 
 const $ = (id) => document.getElementById(id);
 const errorBox = $("lobby-error");
 const form = $("create-form");
-const LIMITS = Object.fromEntries(["stackMin", "stackMax", "bbMin", "bbMax", "minBbs"].map((k) => [k, Number(form.dataset[k])]));
+const LIMITS = {  // as GET /api/tables/limits gives them, from the page
+  stack: [Number(form.dataset.stackMin), Number(form.dataset.stackMax)],
+  big_blind: [Number(form.dataset.bbMin), Number(form.dataset.bbMax)],
+  min_stack_in_big_blinds: Number(form.dataset.minBbs),
+};
 
 function statusText(room) {
   if (room.status === "waiting" && room.seated) return t("lobby.status_waiting_you");
@@ -55,32 +59,8 @@ async function loadRooms() {
 
 // ---- a new table -----------------------------------------------------------------------------------------------
 
-function whole(text) {
-  const v = String(text).normalize("NFKC").trim();
-  if (/^\d+$/.test(v) || /^\d{1,3}(,\d{3})+$/.test(v)) return Number(v.replace(/,/g, ""));
-  return null;
-}
-
-// The settings as typed, or the first reason they cannot make a table (nothing is changed behind the player's back).
-function settings() {
-  const data = new FormData(form);
-  const fields = [["create-stack", "lobby.stack"], ["create-sb", "lobby.small_blind"], ["create-bb", "lobby.big_blind"]];
-  const values = {};
-  for (const [id, label] of fields) {
-    values[id] = whole($(id).value);
-    if (values[id] == null) return { error: t("lobby.bad_whole", { field: t(label) }), field: id };
-  }
-  const stack = values["create-stack"], sb = values["create-sb"], bb = values["create-bb"];
-  if (bb < LIMITS.bbMin || bb > LIMITS.bbMax) return { error: t("lobby.bad_bb", { min: chips(LIMITS.bbMin), max: chips(LIMITS.bbMax) }), field: "create-bb" };
-  if (sb < 1 || sb > bb) return { error: t("lobby.bad_sb", { max: chips(bb) }), field: "create-sb" };
-  if (stack < LIMITS.stackMin || stack > LIMITS.stackMax) {
-    return { error: t("lobby.bad_stack", { min: chips(LIMITS.stackMin), max: chips(LIMITS.stackMax) }), field: "create-stack" };
-  }
-  if (stack < LIMITS.minBbs * bb) {
-    return { error: t("lobby.bad_stack_bb", { bbs: LIMITS.minBbs, amount: chips(LIMITS.minBbs * bb) }), field: "create-stack" };
-  }
-  return { body: { seats: Number(data.get("seats")), decks: Number(data.get("decks")), stack, blinds: [sb, bb] } };
-}
+// The settings as typed, or the first reason they cannot make a table.
+function settings() { return tableSettings(form, "create", LIMITS); }
 
 function checkForm() {
   const res = settings();

@@ -92,3 +92,31 @@ export function drawFaces(target, faces, { best = null, size = "" } = {}) {
   target.classList.toggle("has-best", Boolean(best));
 }
 
+
+// A whole number of chips as typed ("2000", "2,000", full-width digits), or null: nothing is guessed.
+export function whole(text) {
+  const v = String(text).normalize("NFKC").trim();
+  if (/^\d+$/.test(v) || /^\d{1,3}(,\d{3})+$/.test(v)) return Number(v.replace(/,/g, ""));
+  return null;
+}
+
+// A table's settings as typed in `form` (fields `${prefix}-stack`, `-sb`, `-bb`, radios seats and decks): { body },
+// or the first reason they cannot make a table, { error, field }; nothing is changed behind the player's back.
+// `limits` as GET /api/tables/limits gives them.
+export function tableSettings(form, prefix, limits) {
+  const data = new FormData(form);
+  const v = {};
+  for (const [key, label] of [["stack", "lobby.stack"], ["sb", "lobby.small_blind"], ["bb", "lobby.big_blind"]]) {
+    v[key] = whole(document.getElementById(`${prefix}-${key}`).value);
+    if (v[key] == null) return { error: t("lobby.bad_whole", { field: t(label) }), field: `${prefix}-${key}` };
+  }
+  const { stack, sb, bb } = v;
+  const [bbMin, bbMax] = limits.big_blind, [stackMin, stackMax] = limits.stack, bbs = limits.min_stack_in_big_blinds;
+  if (bb < bbMin || bb > bbMax) return { error: t("lobby.bad_bb", { min: chips(bbMin), max: chips(bbMax) }), field: `${prefix}-bb` };
+  if (sb < 1 || sb > bb) return { error: t("lobby.bad_sb", { max: chips(bb) }), field: `${prefix}-sb` };
+  if (stack < stackMin || stack > stackMax) {
+    return { error: t("lobby.bad_stack", { min: chips(stackMin), max: chips(stackMax) }), field: `${prefix}-stack` };
+  }
+  if (stack < bbs * bb) return { error: t("lobby.bad_stack_bb", { bbs, amount: chips(bbs * bb) }), field: `${prefix}-stack` };
+  return { body: { seats: Number(data.get("seats")), decks: Number(data.get("decks")), stack, blinds: [sb, bb] } };
+}

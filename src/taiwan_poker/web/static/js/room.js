@@ -2,7 +2,7 @@
 // requests. Updates arrive by WebSocket push; while the socket is down the page polls every 2 s (the spec's sync)
 // and reconnects with backoff, taking whatever state is newest on reconnect.
 import { el, t, tn, list } from "./core.js";
-import { memberApi, whoAmI, newKey, chips, drawFaces, cardBack, countFaces, showMessage } from "./member.js";
+import { memberApi, whoAmI, newKey, chips, drawFaces, cardBack, countFaces, showMessage, tableSettings, whole } from "./member.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("room");
@@ -459,10 +459,9 @@ function drawClock() {
 // The amount as typed: a whole number of chips (digits, optionally grouped with commas; full-width digits as
 // a Chinese keyboard types them), or why not. The box is never rewritten behind the player's back.
 function checkAmount(text, lo, hi) {
-  const v = String(text).normalize("NFKC").trim();
-  if (v === "") return { ok: false, message: t("room.size_empty") };
-  if (!/^\d+$/.test(v) && !/^\d{1,3}(,\d{3})+$/.test(v)) return { ok: false, message: t("room.size_whole", { min: chips(lo) }) };
-  const n = Number(v.replace(/,/g, ""));
+  if (String(text).normalize("NFKC").trim() === "") return { ok: false, message: t("room.size_empty") };
+  const n = whole(text);
+  if (n == null) return { ok: false, message: t("room.size_whole", { min: chips(lo) }) };
   if (n < lo) return { ok: false, message: t("room.size_low", { min: chips(lo) }) };
   if (n > hi) return { ok: false, message: t("room.size_high", { max: chips(hi) }) };
   return { ok: true, n };
@@ -640,12 +639,6 @@ let settingsDirty = false;  // the creator has typed or chosen since
 const canConfigure = () => Boolean(state && state.creator === true && state.status === "waiting" && state.hand == null);
 const settingsOf = (s) => JSON.stringify([s.seats, s.decks, s.stack, s.blinds]);
 
-function whole(text) {
-  const v = String(text).normalize("NFKC").trim();
-  if (/^\d+$/.test(v) || /^\d{1,3}(,\d{3})+$/.test(v)) return Number(v.replace(/,/g, ""));
-  return null;
-}
-
 function radios(box, name, values, label) {
   box.replaceChildren(...values.map((v) => el("label", { class: "seg-opt" },
     el("input", { type: "radio", name, value: String(v) }), label(v))));
@@ -693,24 +686,7 @@ function drawSettings() {
 }
 
 // The settings as typed, or the first reason they cannot make a table (as in the lobby).
-function settingsCheck() {
-  const data = new FormData($("settings-form"));
-  const fields = [["settings-stack", "lobby.stack"], ["settings-sb", "lobby.small_blind"], ["settings-bb", "lobby.big_blind"]];
-  const v = {};
-  for (const [id, label] of fields) {
-    v[id] = whole($(id).value);
-    if (v[id] == null) return { error: t("lobby.bad_whole", { field: t(label) }), field: id };
-  }
-  const stack = v["settings-stack"], sb = v["settings-sb"], bb = v["settings-bb"];
-  const [bbMin, bbMax] = limits.big_blind, [stackMin, stackMax] = limits.stack, bbs = limits.min_stack_in_big_blinds;
-  if (bb < bbMin || bb > bbMax) return { error: t("lobby.bad_bb", { min: chips(bbMin), max: chips(bbMax) }), field: "settings-bb" };
-  if (sb < 1 || sb > bb) return { error: t("lobby.bad_sb", { max: chips(bb) }), field: "settings-sb" };
-  if (stack < stackMin || stack > stackMax) {
-    return { error: t("lobby.bad_stack", { min: chips(stackMin), max: chips(stackMax) }), field: "settings-stack" };
-  }
-  if (stack < bbs * bb) return { error: t("lobby.bad_stack_bb", { bbs, amount: chips(bbs * bb) }), field: "settings-stack" };
-  return { body: { decks: Number(data.get("decks")), seats: Number(data.get("seats")), stack, blinds: [sb, bb] } };
-}
+function settingsCheck() { return tableSettings($("settings-form"), "settings", limits); }
 
 function checkSettings() {
   const res = settingsCheck();
