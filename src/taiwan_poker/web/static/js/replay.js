@@ -78,17 +78,23 @@ export function reasonText(reason) {
   return reason.replace(/bet for value|equity|price|fold|check|call|raise|bet/g, (w) => t(`coach.word.${w.replaceAll(" ", "_")}`));
 }
 
+// A review cell labelled with its column's heading (a phone shows each decision as a stacked card of them).
+function cell(column, ...children) {
+  const heads = document.querySelectorAll("#review-table thead th");
+  return el("td", { "data-label": heads[column] ? heads[column].textContent : "" }, el("div", {}, ...children));
+}
+
 function reviewRow(d) {
   return el("tr", { class: `mark-${d.mark}` },
-    el("td", { text: t(`street.${d.street}`) }),
-    el("td", { text: d.action === "fold" || d.action === "check" ? t(`action.${d.action}`)
+    cell(0, t(`street.${d.street}`)),
+    cell(1, d.action === "fold" || d.action === "check" ? t(`action.${d.action}`)
       : d.action === "call" ? t("action.call_n", { amount: chips(d.call) })
-        : t(d.action === "bet" ? "action.bet_to" : "action.raise_to", { amount: chips(d.to) }) }),
-    el("td", { text: d.call > 0 ? `${pct(d.price)} (${chips(d.call)} / ${chips(d.pot + d.call)})` : t("review.free") }),
-    el("td", {}, t("review.vs_range", { p: pct(d.equity) }), el("br"), el("span", { class: "small muted", text: t("review.vs_random", { p: pct(d.equity_random) }) }),
+        : t(d.action === "bet" ? "action.bet_to" : "action.raise_to", { amount: chips(d.to) })),
+    cell(2, d.call > 0 ? `${pct(d.price)} (${chips(d.call)} / ${chips(d.pot + d.call)})` : t("review.free")),
+    cell(3, t("review.vs_range", { p: pct(d.equity) }), el("br"), el("span", { class: "small muted", text: t("review.vs_random", { p: pct(d.equity_random) }) }),
       d.exact_equity != null ? el("span", { class: "small muted" }, el("br"), t("review.vs_shown", { p: pct(d.exact_equity) })) : null),
-    el("td", { text: t(`coach.action.${d.suggestion}`) }),
-    el("td", {}, el("span", { class: `mark mark-${d.mark}`, text: t(`review.mark.${d.mark}`) }),
+    cell(4, t(`coach.action.${d.suggestion}`)),
+    cell(5, el("span", { class: `mark mark-${d.mark}`, text: t(`review.mark.${d.mark}`) }),
       d.cost ? el("span", { class: "small cost", text: ` ${t("review.cost", { n: chips(d.cost) })}` }) : null));
 }
 
