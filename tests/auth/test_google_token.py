@@ -208,6 +208,11 @@ def test_csrf_double_submit() -> None:
         ("lives two hours", claims(exp=int(time.time()) + 7200)),
         ("expires before it is issued", claims(exp=int(time.time()) - 1)),
         ("no iat", {k: v for k, v in claims().items() if k != "iat"}),
+        # audit round 2: a correctly signed token whose exp is a string was a 500 (TypeError in google-auth)
+        ("exp is a string", claims(exp=str(int(time.time()) + 3600))),
+        ("iat is a string", claims(iat=str(int(time.time())))),
+        ("exp is a list", claims(exp=[1])),
+        ("exp is null", claims(exp=None)),
     ],
 )
 def test_finding9_times_no_google_token_has_are_rejected(
@@ -284,3 +289,82 @@ def test_finding3_a_silent_certificate_endpoint_fails_fast_and_once(
     took = time.monotonic() - started
     assert results == ["certs_unavailable"] * 20
     assert took < 5, f"20 sign-ins against a silent endpoint took {took:.1f} s"
+
+
+@pytest.fixture
+def trickling_endpoint() -> Iterator[dict[str, Any]]:
+    """A certificate endpoint that sends its headers at once, then one body byte every 0.5 s (never stalls
+    long enough for a timeout between bytes)."""
+    import socket
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    stop = threading.Event()
+    served = {"connections": 0}
+
+    def trickle(conn: socket.socket) -> None:
+        with conn:
+            conn.recv(4096)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n")
+            for _ in range(400):
+                if stop.wait(0.5):
+                    return
+                try:
+                    conn.sendall(b" ")
+                except OSError:
+                    return
+
+    def accept() -> None:
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                conn = listener.accept()[0]
+            except OSError:
+                continue
+            served["connections"] += 1
+            threading.Thread(target=trickle, args=(conn,), daemon=True).start()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield {"url": f"http://127.0.0.1:{listener.getsockname()[1]}/oauth2/v1/certs", "served": served}
+    stop.set()
+    thread.join()
+    listener.close()
+
+
+def test_round2_a_trickling_certificate_endpoint_holds_no_sign_in_past_the_deadline(
+    trickling_endpoint: dict[str, Any], keys: dict[str, Any]
+) -> None:
+    """Audit round 2: headers, then a byte every 2 s held every sign-in for over 200 s (the read timeout is
+    between bytes). The whole fetch now has a deadline; the sign-ins get certs_unavailable within it, and
+    those that come later reuse the one fetch still hanging instead of opening more."""
+    deadline = 1.5
+    slow = GoogleTokenVerifier(CLIENT_ID, certs_url=trickling_endpoint["url"], timeout=(1.0, 1.0), deadline=deadline)
+    token = sign(keys["good"], claims())
+    results: list[tuple[str, float]] = []
+
+    def attempt() -> None:
+        started = time.monotonic()
+        try:
+            slow.verify(token)
+            results.append(("accepted", time.monotonic() - started))
+        except TokenRejected as exc:
+            results.append((exc.code, time.monotonic() - started))
+
+    threads = [threading.Thread(target=attempt) for _ in range(10)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=30)
+    assert [code for code, _ in results] == ["certs_unavailable"] * 10
+    longest = max(took for _, took in results)
+    assert longest < deadline + 1.0, f"a sign-in was held {longest:.1f} s by a trickling endpoint"
+    # after the retry pause the next sign-in joins the fetch still hanging: no second connection
+    slow._down_until = 0.0
+    started = time.monotonic()
+    with pytest.raises(TokenRejected) as info:
+        slow.verify(token)
+    assert info.value.code == "certs_unavailable"
+    assert time.monotonic() - started < deadline + 1.0
+    assert trickling_endpoint["served"]["connections"] == 1

@@ -13,10 +13,16 @@ way, and a token must look like one Google issues: ``exp - iat`` at most one
 hour (:data:`MAX_LIFETIME_SECONDS`), ``iat`` not in the future.  A token
 that expires in 2100 is refused even when its signature is good.
 
-The certificate endpoint is asked with a short timeout
-(:data:`CERTS_TIMEOUT`), one fetch at a time, and after a failed fetch the
-verifier answers ``certs_unavailable`` at once for :data:`CERTS_RETRY_SECONDS`
-instead of letting every sign-in wait on a silent endpoint.
+The certificate endpoint is asked with a short timeout between bytes
+(:data:`CERTS_TIMEOUT`) and a deadline on the whole fetch
+(:data:`CERTS_DEADLINE_SECONDS`: an endpoint that trickles one byte every
+2 s never trips a timeout between bytes), one fetch at a time, and after a
+failed fetch the verifier answers ``certs_unavailable`` at once for
+:data:`CERTS_RETRY_SECONDS` instead of letting every sign-in wait on a silent
+endpoint.  A fetch that passed its deadline goes on in the background on its
+own thread (a blocking read cannot be cut short from outside); later sign-ins
+wait on that same fetch, never start a second one, so a stalled endpoint holds
+one thread and no sign-in longer than the deadline.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ import hmac
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FetchTimeout
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,22 +51,44 @@ ALLOWED_ALGORITHMS = frozenset({"RS256"})
 CLOCK_SKEW_SECONDS = 10
 MAX_LIFETIME_SECONDS = 3600  # Google's ID tokens live exactly one hour
 CERTS_TIMEOUT = (2.0, 3.0)  # seconds to connect, seconds between bytes
+CERTS_DEADLINE_SECONDS = 4.0  # the whole certificate fetch, headers and body
 CERTS_RETRY_SECONDS = 5.0
 
 
 class _BoundedRequest(google.auth.transport.requests.Request):
-    """google-auth's requests transport with our timeout (its default waits 120 s)."""
+    """google-auth's requests transport with our timeouts: ``timeout`` between bytes (its default waits
+    120 s) and ``deadline`` on the whole request, after which the caller gets a ``TransportError``.
 
-    def __init__(self, session: requests.Session, timeout: tuple[float, float]) -> None:
+    The request runs on one thread of its own; a caller that finds the same request still running waits on
+    it instead of starting another.
+    """
+
+    def __init__(self, session: requests.Session, timeout: tuple[float, float], deadline: float) -> None:
         super().__init__(session=session)
         self.timeout = timeout
+        self.deadline = deadline
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tp-certs")
+        self._guard = threading.Lock()
+        self._running: tuple[tuple[str, str], Future[Any]] | None = None
+
+    def _send(self, url: str, method: str, body: Any, headers: Any, kwargs: dict[str, Any]) -> Any:
+        return super().__call__(  # type: ignore[no-untyped-call]
+            url, method=method, body=body, headers=headers, timeout=self.timeout, **kwargs
+        )
 
     def __call__(
         self, url: str, method: str = "GET", body: Any = None, headers: Any = None, timeout: Any = None, **kwargs: Any
     ) -> Any:
-        return super().__call__(  # type: ignore[no-untyped-call]
-            url, method=method, body=body, headers=headers, timeout=self.timeout, **kwargs
-        )
+        key = (method, url)
+        with self._guard:
+            if self._running is None or self._running[0] != key or self._running[1].done():
+                self._running = (key, self._worker.submit(self._send, url, method, body, headers, kwargs))
+            running = self._running[1]
+        try:
+            return running.result(timeout=self.deadline)
+        except FetchTimeout:
+            raise google.auth.exceptions.TransportError(  # type: ignore[no-untyped-call]
+                f"no complete answer from {url} within {self.deadline:g} s") from None
 
 
 class TokenRejected(TaiwanPokerError):
@@ -98,6 +128,7 @@ class GoogleTokenVerifier:
         session: requests.Session | None = None,
         clock_skew_seconds: int = CLOCK_SKEW_SECONDS,
         timeout: tuple[float, float] = CERTS_TIMEOUT,
+        deadline: float = CERTS_DEADLINE_SECONDS,
         clock: Callable[[], float] = time.time,
     ) -> None:
         if not client_id:
@@ -107,7 +138,7 @@ class GoogleTokenVerifier:
         self.clock_skew_seconds = clock_skew_seconds
         self._clock = clock
         cached = cachecontrol.CacheControl(session or requests.Session())
-        self._request = _BoundedRequest(cached, timeout)
+        self._request = _BoundedRequest(cached, timeout, deadline)
         self._fetching = threading.Lock()  # one certificate fetch at a time; the others wait for its result
         self._down_until = 0.0  # monotonic time until which the endpoint counts as down
 
@@ -158,7 +189,8 @@ class GoogleTokenVerifier:
             except google.auth.exceptions.TransportError:
                 self._down_until = time.monotonic() + CERTS_RETRY_SECONDS
                 raise unavailable from None
-            except (ValueError, google.auth.exceptions.GoogleAuthError) as exc:
+            except (ValueError, TypeError, KeyError, google.auth.exceptions.GoogleAuthError) as exc:
+                # TypeError/KeyError: claims of the wrong type (an ``exp`` that is a string) are a malformed token
                 raise TokenRejected(f"ID token rejected: {exc}") from None
 
     def _check_times(self, claims: dict[str, Any]) -> None:
