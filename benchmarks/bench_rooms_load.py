@@ -135,7 +135,7 @@ async def post(http: httpx.AsyncClient, url: str, **kw: Any) -> httpx.Response:
 
 
 async def sign_in(http: httpx.AsyncClient, base: str, name: str) -> dict[str, str]:
-    r = await post(http, f"{base}/api/auth/local", json={"name": name})
+    r = await post(http, f"{base}/api/auth/local", json={"name": name}, headers={"X-CSRF-Token": "signin"})
     r.raise_for_status()
     return {"cookie": f"tp_session={r.cookies['tp_session']}; tp_csrf={r.cookies['tp_csrf']}",
             "csrf": r.cookies["tp_csrf"]}

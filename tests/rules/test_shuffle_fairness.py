@@ -324,7 +324,7 @@ def _app(data: Path) -> Any:
 
 
 def _signed_in(c: TestClient, name: str) -> TestClient:
-    r = c.post("/api/auth/local", json={"name": name})
+    r = c.post("/api/auth/local", json={"name": name}, headers={"X-CSRF-Token": "signin"})
     assert r.status_code == 200, r.text
     c.headers["X-CSRF-Token"] = c.cookies["tp_csrf"]
     return c

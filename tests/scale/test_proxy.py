@@ -53,7 +53,7 @@ class Player:
     def __init__(self, proxy: str, name: str):
         self.proxy = proxy
         self.http = httpx.Client(base_url=proxy, timeout=10, trust_env=False)
-        r = self.http.post("/api/auth/local", json={"name": name})
+        r = self.http.post("/api/auth/local", json={"name": name}, headers={"X-CSRF-Token": "signin"})
         assert r.status_code == 200, r.text
         self.http.headers["X-CSRF-Token"] = self.http.cookies["tp_csrf"]
         self.sockets = contextlib.ExitStack()

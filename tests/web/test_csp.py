@@ -196,7 +196,8 @@ def test_the_member_pages_and_a_live_room_run_with_no_csp_violation(server: str,
     code = created.json()["code"]
     other = CspWatch(browser)
     try:
-        assert other.ctx.request.post(server + "/api/auth/local", data={"name": "CSP 乙"}).ok
+        assert other.ctx.request.post(server + "/api/auth/local", data={"name": "CSP 乙"},
+                                      headers={"X-CSRF-Token": "signin"}).ok
         joined = other.ctx.request.post(f"{server}/api/rooms/{code}/join", headers={"X-CSRF-Token": other.csrf()})
         assert joined.ok, joined.text()
     finally:

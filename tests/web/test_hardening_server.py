@@ -83,7 +83,7 @@ def test_finding1_a_streamed_upload_is_cut_off_and_costs_the_server_no_memory(pl
 
 def test_finding1_a_websocket_frame_over_64_kib_is_refused_by_the_server(plain_server: ServerProcess) -> None:
     with httpx.Client(base_url=plain_server.base) as c:
-        c.post("/api/auth/local", json={"name": "Frame"})
+        c.post("/api/auth/local", json={"name": "Frame"}, headers={"X-CSRF-Token": "signin"})
         code = c.post("/api/rooms", json={"decks": 2}, headers={"X-CSRF-Token": c.cookies["tp_csrf"]}).json()["code"]
 
     url = plain_server.base.replace("http", "ws") + f"/ws/rooms/{code}"

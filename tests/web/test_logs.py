@@ -37,7 +37,7 @@ def test_requests_log_json_lines_with_their_id_route_status_and_timing(captured:
     settings = Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}",
                         google_client_id=None, host="127.0.0.1")
     with TestClient(create_app(tmp_path, warm=False, settings=settings)) as c:
-        c.post("/api/auth/local", json={"name": "Logger"})
+        c.post("/api/auth/local", json={"name": "Logger"}, headers={"X-CSRF-Token": "signin"})
         r = c.post("/api/rooms", json={"decks": 2}, headers={"X-CSRF-Token": c.cookies["tp_csrf"]})
         code = r.json()["code"]
         c.get(f"/api/rooms/{code}")
@@ -59,7 +59,7 @@ def test_room_events_carry_the_room_code_and_the_request_id(captured: io.StringI
     app = create_app(tmp_path, warm=False, settings=settings)
     with TestClient(app) as a, TestClient(app) as b:
         for c, name in ((a, "A"), (b, "B")):
-            c.post("/api/auth/local", json={"name": name})
+            c.post("/api/auth/local", json={"name": name}, headers={"X-CSRF-Token": "signin"})
             c.headers["X-CSRF-Token"] = c.cookies["tp_csrf"]
         code = a.post("/api/rooms", json={"decks": 2}).json()["code"]
         joined = b.post(f"/api/rooms/{code}/join")

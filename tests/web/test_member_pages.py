@@ -82,7 +82,7 @@ def test_the_lobby_asks_to_sign_in_first(tmp_path: Path) -> None:
     with _client(tmp_path) as c:
         r = c.get("/lobby", follow_redirects=False)
         assert r.status_code == 303 and r.headers["location"] == "/signin?next=/lobby"
-        c.post("/api/auth/local", json={"name": "小明"})
+        c.post("/api/auth/local", json={"name": "小明"}, headers={"X-CSRF-Token": "signin"})
         for lang in ("zh-TW", "en"):
             r = c.get("/lobby", headers={"Accept-Language": lang})
             assert r.status_code == 200 and 'id="create-form"' in r.text
@@ -100,7 +100,7 @@ def test_a_failed_google_sign_in_comes_back_with_a_message(tmp_path: Path) -> No
 def test_nav_links_to_the_tables_and_sign_in_on_every_page(tmp_path: Path) -> None:
     with _client(tmp_path) as c:
         html = c.get("/").text
-        c.post("/api/auth/local", json={"name": "小明"})
+        c.post("/api/auth/local", json={"name": "小明"}, headers={"X-CSRF-Token": "signin"})
         lobby = c.get("/lobby").text
     assert 'href="/lobby"' in html and 'id="nav-member" href="/signin"' in html
     assert re.search(r'<a href="/lobby" aria-current="page">', lobby)

@@ -13,7 +13,7 @@ import threading
 import time
 import unicodedata
 from typing import Annotated, Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from fastapi import APIRouter, Depends, Form, Request, Response
 from fastapi.responses import RedirectResponse
@@ -127,6 +127,40 @@ def require_csrf(request: Request) -> None:
         raise AuthError("missing or wrong X-CSRF-Token header", code="csrf_required")
 
 
+GOOGLE_SIGNIN_ORIGIN = "https://accounts.google.com"  # Identity Services' redirect mode posts from there
+
+
+def same_site(request: Request, *also: str) -> bool:
+    """The browser says the request comes from this server's pages (or from one of ``also``).
+
+    ``Sec-Fetch-Site`` (every current browser) must be ``same-origin`` or ``none`` (typed or bookmarked);
+    an ``Origin`` header, when sent, must be this host. Clients that send neither (scripts, curl) pass this
+    check and meet the CSRF proof instead.
+    """
+    origin = request.headers.get("origin")
+    if origin is not None and origin not in also and urlsplit(origin).netloc != request.headers.get("host"):
+        return False
+    site = request.headers.get("sec-fetch-site")
+    return site is None or site in ("same-origin", "none") or (origin is not None and origin in also)
+
+
+def require_signin_proof(request: Request) -> None:
+    """Sign-in routes (local, guest) are refused from other sites: a page elsewhere that auto-submits a form
+    could otherwise replace a member's session with one of its choosing (login CSRF).
+
+    Besides :func:`same_site`, the request carries ``X-CSRF-Token``, a header no cross-site form can send
+    and no cross-site script can send without a CORS preflight, which this server never grants. When a
+    session cookie is present, the header must be that session's token: only the member's own page may
+    replace its session.
+    """
+    if not same_site(request):
+        raise AuthError("sign-in from another site is refused", code="cross_site")
+    header = request.headers.get(CSRF_HEADER)
+    session = request.cookies.get(SESSION_COOKIE)
+    if not header or (session and not hmac.compare_digest(csrf_token(session), header)):
+        raise AuthError("missing or wrong X-CSRF-Token header", code="csrf_required")
+
+
 def client_address(request: Request) -> str | None:
     return request.client.host if request.client else None
 
@@ -145,6 +179,7 @@ def rate_limit(policy: str) -> Any:
 MemberDep = Annotated[Member, Depends(require_member)]
 OptionalMember = Annotated[Member | None, Depends(optional_member)]
 Csrf = Depends(require_csrf)
+SignInProof = Depends(require_signin_proof)
 
 
 def member_json(member: Member | None) -> dict[str, Any] | None:
@@ -205,7 +240,7 @@ def me(request: Request, member: OptionalMember) -> dict[str, Any]:
             "csrf": csrf_token(request.cookies[SESSION_COOKIE]) if member else None}
 
 
-@router.post("/api/auth/local", tags=["members"], dependencies=[rate_limit("signin")])
+@router.post("/api/auth/local", tags=["members"], dependencies=[SignInProof, rate_limit("signin")])
 def local_sign_in(request: Request, body: LocalSignIn, response: Response) -> dict[str, Any]:
     """Local sign-in with a display name: only without a Google client ID and on localhost (clearly a test mode)."""
     settings, db, _ = services(request)
@@ -221,9 +256,13 @@ def local_sign_in(request: Request, body: LocalSignIn, response: Response) -> di
 MAX_GUESTS_PER_DAY = 10_000  # guests live one day; past this many the server asks visitors to sign in
 
 
-@router.post("/api/auth/guest", tags=["members"], dependencies=[rate_limit("guest")])
-def guest_sign_in(request: Request, response: Response) -> dict[str, Any]:
-    """Play as a guest, without an account: against bots only, one table at a time, kept for a day at most."""
+@router.post("/api/auth/guest", tags=["members"], dependencies=[SignInProof, rate_limit("guest")])
+def guest_sign_in(request: Request, response: Response, member: OptionalMember) -> dict[str, Any]:
+    """Play as a guest, without an account: against bots only, one table at a time, kept for a day at most.
+
+    A signed-in member is never turned into a guest: they sign out first."""
+    if member is not None and not member.guest:
+        raise AuthError("you are signed in as a member; sign out first to play as a guest", code="member_signed_in")
     _, db, _ = services(request)
     with db.transaction() as s:
         if repo.guests_since(s, utcnow() - repo.GUEST_TTL) >= MAX_GUESTS_PER_DAY:
@@ -246,6 +285,8 @@ async def google_sign_in(
     settings, db, _ = services(request)
     target = safe_next(next)
     cookie_csrf = request.cookies.get("g_csrf_token")
+    if not same_site(request, GOOGLE_SIGNIN_ORIGIN):
+        return RedirectResponse("/signin?error=cross_site", status_code=303)
     try:
         request.app.state.rate_limiter.check("signin", None, client_address(request))
     except TaiwanPokerError as exc:
@@ -494,4 +535,5 @@ ERROR_STATUS = {
     "not_creator": 403, "table_started": 409, "table_paused": 409, "left_match": 409, "no_bot": 409,
     "bad_level": 400, "bad_bots": 400, "coach_off": 403, "bad_coach": 400, "guest_solo_only": 403,
     "hand_not_found": 404, "guest_not_allowed": 403, "guest_table": 403, "guests_full": 503,
+    "cross_site": 403, "member_signed_in": 409,
 }
