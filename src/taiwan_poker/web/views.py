@@ -113,10 +113,13 @@ def drill_explanation(lang: str, d: Drill) -> str:
     o = d.odds
     key = "drill.explain.next" if d.draws == 1 else "drill.explain.two"
     burn_key = "drill.explain.burn_hit" if d.burn_matches else "drill.explain.burn_miss"
-    return t(lang, key, decks=d.decks, total=52 * d.decks, known=o.known, unseen=o.unseen,
-             per_deck=d.target.copies_per_deck(), all=d.target.copies_per_deck() * d.decks,
+    target = target_name(lang, d.target)
+    per_deck = d.target.copies_per_deck()
+    # "13 hearts", "4 cards of rank Ace", "the 10 of diamonds once": one sentence per kind of target
+    copies = t(lang, f"drill.copies.{d.target.kind.value}", target=target, per_deck=per_deck, all=per_deck * d.decks)
+    return t(lang, key, decks=d.decks, total=52 * d.decks, known=o.known, unseen=o.unseen, copies=copies,
              seen=o.seen_targets, outs=o.outs, answer=f"{d.answer.numerator}/{d.answer.denominator}",
-             percent=pct(d.answer), target=target_name(lang, d.target), miss=o.unseen - o.outs) + " " + t(
+             percent=pct(d.answer), target=target, miss=o.unseen - o.outs) + " " + t(
         lang, burn_key, burn=card_text(lang, d.burn))
 
 

@@ -228,6 +228,8 @@ function seatBox(seat, mine) {
       el("div", { class: "hand", id: "my-burn", role: "group", "aria-labelledby": "burn-label" }),
       el("span", { class: "burn-note", text: t("room.burn_note") })));
   }
+  // .seat-clock: the seat's own running clock while it is to act (a time bank can fill it too); .seat-out: the
+  // "out of the match" line of a busted seat (the .busted class shows it)
   return el("div", { class: `seat-box${mine ? " mine" : ""}`, id, "data-seat": String(seat), role: "group", "aria-labelledby": `${id}-name` },
     el("div", { class: "seat-info" },
       el("span", { class: "avatar", "aria-hidden": "true" }),
@@ -239,7 +241,9 @@ function seatBox(seat, mine) {
       el("p", { class: "seat-stack" }, el("span", { class: "small", text: t("room.stack") }), " ", el("strong", { class: "stack-num" }))),
     cards,
     el("p", { class: "seat-best", hidden: true }, el("span", { class: "cat" }), " ", el("span", { class: "hand seat-five" })),
-    el("p", { class: "seat-bet", hidden: true }));
+    el("p", { class: "seat-bet", hidden: true }),
+    el("p", { class: "seat-out", text: mine ? t("room.you_busted") : "" }),
+    el("div", { class: "seat-clock", "aria-hidden": "true" }, el("i")));
 }
 
 // Opponents go around the felt clockwise from the viewer's left: [bottom-left, left, top, right, bottom-right].
@@ -281,6 +285,10 @@ function drawSeat(seat) {
   box.classList.toggle("empty", !player);
   box.classList.toggle("away", Boolean(player?.away));
   box.classList.toggle("winner", winner);
+  // out of the match: no chips left once their last hand is over (the server may say so itself)
+  const busted = Boolean(player && !player.left && s.match && (player.busted
+    ?? (player.stack === 0 && !(live && inHand))));
+  box.classList.toggle("busted", busted);
   const name = player ? player.name : t("room.empty_seat");
   q(".seat-name").textContent = seat === me && player ? t("room.you_name", { name }) : name;
   q(".avatar").textContent = player?.bot ? "🤖" : player ? [...player.name][0].toUpperCase() : "";
@@ -306,6 +314,7 @@ function drawSeat(seat) {
     if (hand.big_blind_seat === seat) tags.push(tag(t("room.tag_bb"), "blind"));
   }
   if (player?.left) tags.push(tag(t("room.tag_left"), "folded"));
+  else if (busted) tags.push(tag(t("room.tag_busted"), "busted"));
   else if (player?.away) tags.push(tag(t("room.tag_away"), "away"));
   if (hand && inHand && !hand.complete) {
     const last = live ? hand.last_actions?.[String(seat)] : null;
@@ -318,14 +327,16 @@ function drawSeat(seat) {
       tags.push(tag(last.timeout ? text + t("room.last_timeout") : text, last.kind === "allin" ? "allin" : "last-action"));
     }
   }
-  q(".seat-tags").replaceChildren(...tags);
+  q(".seat-tags").replaceChildren(...tags, ...(remove ? [remove] : []));  // the bot's remove button goes with its tags
   const stack = player?.left ? null : inHand ? hs.stack : player ? player.stack : null;  // who left took their chips
   const stackNum = q(".stack-num");
   stackNum.textContent = stack == null ? "–" : chips(stack);
   stackNum.dataset.chips = stack == null ? "" : String(stack);
   const bet = q(".seat-bet"), betting = Boolean(inHand && hs.bet > 0 && !hand.complete);
   bet.hidden = !betting;
-  bet.textContent = betting ? t("room.bet", { amount: chips(hs.bet) }) : "";
+  // 「本輪 40」: the word and the amount apart, so a phone's small seats can show the chip and the amount alone
+  if (betting) bet.replaceChildren(el("span", { class: "bet-word", text: t("room.bet_word") }), " ", el("span", { class: "bet-num", text: chips(hs.bet) }));
+  else bet.replaceChildren();
   bet.dataset.chips = hs ? String(hs.bet) : "0";
 
   // cards: my own from "you", another player's only once shown; otherwise face down while they are in the hand
@@ -341,6 +352,9 @@ function drawSeat(seat) {
     cards.replaceChildren();
     cards.classList.remove("has-best");
   }
+  // another player's cards face down (a phone draws them small); shown or your own, face up
+  cards.classList.toggle("face-down", !(hand && seat === me && hand.you) && !shown && inHand && !hs.folded);
+  box.classList.toggle("shown", Boolean(shown));
   const bestLine = q(".seat-best");
   bestLine.hidden = !shown;
   if (shown) {
@@ -389,7 +403,9 @@ function handMessage() {
     parts.push(r.seat === s.you ? t("room.returned_you", { amount: chips(r.amount) })
       : t("room.returned", { name: who(r.seat), amount: chips(r.amount) }));
   }
-  if (s.status === "paused") parts.push(t("room.paused_msg"));
+  // paused: said here unless you are the one away (the box above the table says so, with the way back)
+  const meAway = s.players.some((p) => p.seat === s.you && !p.left && p.away);
+  if (s.status === "paused" && !meAway) parts.push(t("room.paused_msg"));
   return parts.join(" ");
 }
 
@@ -450,6 +466,14 @@ function drawClock() {
     $("clock-fill").style.width = "0%";
     $("clock-text").textContent = t("room.next_in", { seconds: Math.max(0, Math.ceil(left)) });
   } else clock.hidden = true;
+  // the seat to act shows its own clock running down too
+  const toAct = live && left != null ? s.hand.to_act : null;
+  const share = toAct == null ? 0 : Math.max(0, Math.min(100, (left / (clockTotal || 45)) * 100));
+  document.querySelectorAll("#table .seat-box").forEach((box) => {
+    const on = Number(box.dataset.seat) === toAct;
+    box.classList.toggle("clocked", on);
+    if (on) box.querySelector(".seat-clock i").style.width = `${share}%`;
+  });
   $("timeout-btn").hidden = !canTimeout;
   $("timeout-btn").disabled = busy;
   $("next-btn").hidden = !(seated && s.hand?.complete && s.match && !s.match.over && s.status === "playing");
@@ -473,15 +497,22 @@ function sizeKind(legal) {
   return legal.actions.includes("raise") ? "raise" : legal.actions.includes("bet") ? "bet" : null;
 }
 
+let barHeight = 0;         // the action bar's height when last shown
+new ResizeObserver(() => { const h = $("actions").offsetHeight; if (h > 0) barHeight = h; }).observe($("actions"));
+
 function drawActions() {
   const s = state, hand = s.hand, legal = hand && !hand.complete && handLive() ? hand.legal : null;
   const bar = $("actions");
   const appearing = bar.hidden && Boolean(legal);
   bar.hidden = !legal;
-  if (!legal) { $("fold-confirm").hidden = true; sizeKey = null; return; }
+  // while the hand goes on and you are in it, the bar's place stays taken between your turns
+  const waiting = !legal && handLive() && s.you != null && Boolean(hand.seats[s.you]?.in_hand) && !hand.seats[s.you].folded
+    && !hand.seats[s.you].allin && !s.players.find((p) => p.seat === s.you && !p.left)?.away;
+  $("action-dock").style.minHeight = waiting && barHeight ? `${barHeight}px` : "";
+  if (!legal) { setFoldConfirm(false); sizeKey = null; return; }
   const key = decisionKey(hand);
   const fresh = sizeKey !== key;
-  if (fresh) $("fold-confirm").hidden = true;
+  if (fresh) setFoldConfirm(false);
   const has = (k) => legal.actions.includes(k);
   $("act-fold").hidden = !has("fold");
   $("act-check").hidden = !has("check");
@@ -523,21 +554,57 @@ function drawActions() {
     $("size-hint").textContent = t("room.size_hint", { min: chips(lo), max: chips(hi), street: chips(hand.seats[s.you]?.bet ?? 0) });
   }
   sizeKey = key;
-  if (appearing) requestAnimationFrame(bringActionsIntoView);
+  if (appearing) wantPin = true;
 }
 
-// On your turn: the action bar in view, and the board, pot and clock above it too (under the sticky header).
-function bringActionsIntoView() {
-  const bar = $("actions"), board = $("board");
-  if (bar.hidden) return;
-  const header = document.querySelector(".site-header");
-  const top = header ? header.getBoundingClientRect().bottom : 0;
-  const barBottom = bar.getBoundingClientRect().bottom + 8;
-  const boardTop = board.getBoundingClientRect().top - 8;
-  let dy = 0;
-  if (barBottom > window.innerHeight) dy = barBottom - window.innerHeight;
-  if (boardTop - dy < top) dy = boardTop - top;  // never scroll the board away under the header
+// ---- keeping the table in view ------------------------------------------------------------------------------
+
+// While a match is on, the stage (notices, felt, action bar) is one screen tall under the sticky header and the
+// stylesheet fits every seat, the board, the pots, your cards and the buttons into it. The page is scrolled so the
+// stage's top meets the header's bottom: when the page opens, when it becomes your turn, when the match ends or you
+// are away, and on a resize while it is there. Scrolling away yourself leaves it alone until the next of those.
+let pinned = false;        // the stage is where the page put it
+let wantPin = false;       // something worth seeing appeared: put the stage in view after this draw
+let stageShown = false;
+
+const headerBottom = () => Math.max(0, document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0);
+const stageOffset = () => $("stage").getBoundingClientRect().top - headerBottom();
+
+function pinStage() {
+  if (!stageShown) return;
+  const dy = stageOffset();
   if (Math.abs(dy) > 1) window.scrollBy({ top: dy, left: 0, behavior: "instant" });
+  pinned = true;
+}
+
+function measureHeader() {
+  const header = document.querySelector(".site-header");
+  const sticky = header && getComputedStyle(header).position === "sticky";
+  document.documentElement.style.setProperty("--header-h", `${sticky ? header.offsetHeight : 0}px`);
+}
+
+// the reader scrolling (wheel, touch, keys, the scroll bar) lets go of the stage; the page's own changes do not
+const letGo = () => { pinned = false; };
+window.addEventListener("wheel", letGo, { passive: true });
+window.addEventListener("touchmove", letGo, { passive: true });
+window.addEventListener("mousedown", (ev) => { if (ev.target === document.documentElement) letGo(); });
+window.addEventListener("keydown", (ev) => {
+  const scrolling = ["PageUp", "PageDown", "Home", "End", "ArrowUp", "ArrowDown"].includes(ev.key) || (ev.key === " " && ev.target === document.body);
+  if (scrolling && !ev.target.closest?.("input, select, textarea")) letGo();
+});
+window.addEventListener("resize", () => {
+  measureHeader();
+  if (pinned) requestAnimationFrame(pinStage);
+});
+// what sits above the stage changing height (the header once the member's name is in, the table's rules) moves it
+const above = new ResizeObserver(() => { if (pinned) requestAnimationFrame(pinStage); });
+for (const node of [document.querySelector(".site-header"), root.querySelector(".room-head")]) if (node) above.observe(node);
+measureHeader();
+document.fonts?.ready.then(() => { measureHeader(); if (pinned) pinStage(); });
+
+function setFoldConfirm(open) {
+  $("fold-confirm").hidden = !open;
+  $("actions").classList.toggle("confirming", open);
 }
 
 function quickSize(size) {
@@ -555,6 +622,7 @@ function quickSize(size) {
 
 function drawResult() {
   const s = state, m = s.match, box = $("result");
+  if (m?.over && box.hidden) wantPin = true;
   box.hidden = !(m && m.over);
   if (!m || !m.over) return;
   const w = m.winner;
@@ -605,7 +673,9 @@ function draw() {
   $("signin-to-join").hidden = member !== null;
   const me = s.you != null ? s.players.find((p) => p.seat === s.you && !p.left) : null;
   const over = s.status === "over" || Boolean(s.match?.over);
-  $("away-box").hidden = !(me?.away && !over);
+  const awayShown = Boolean(me?.away && !over);
+  if (awayShown && $("away-box").hidden) wantPin = true;
+  $("away-box").hidden = !awayShown;
   $("back-btn").disabled = busy;
   $("away-btn").hidden = !(me && !me.away && !over);
   $("away-btn").disabled = busy;
@@ -626,6 +696,15 @@ function draw() {
   const canLeave = s.you != null && !over;
   $("leave-box").hidden = !canLeave;
   if (!canLeave) $("leave-confirm").hidden = true;
+  // the stage fills the screen once the match is on (before it, the settings and bot controls below matter)
+  const shown = Boolean(s.match) && root.dataset.status !== "missing";
+  if (shown && !stageShown) wantPin = true;
+  stageShown = shown;
+  root.classList.toggle("in-match", shown);
+  if (wantPin || pinned) {
+    wantPin = false;
+    requestAnimationFrame(pinStage);
+  }
 }
 
 // ---- the table's settings (the creator, until the first hand is dealt) ------------------------------------------
@@ -818,13 +897,13 @@ $("actions").addEventListener("click", (ev) => {
     const res = checkAmount($("raise-amount").value, legal[`min_${kind}_to`], legal[`max_${kind}_to`]);
     if (res.ok) act({ kind, to: res.n });  // exactly the amount the button says
   } else if (kind === "fold" && legal.actions.includes("check")) {
-    $("fold-confirm").hidden = false;  // folding when a check is free: ask first
+    setFoldConfirm(true);  // folding when a check is free: ask first
     $("fold-no").focus();
   } else act({ kind });
 });
-$("fold-yes").addEventListener("click", () => { $("fold-confirm").hidden = true; act({ kind: "fold" }); });
-$("fold-check").addEventListener("click", () => { $("fold-confirm").hidden = true; act({ kind: "check" }); });
-$("fold-no").addEventListener("click", () => { $("fold-confirm").hidden = true; $("act-fold").focus(); });
+$("fold-yes").addEventListener("click", () => { setFoldConfirm(false); act({ kind: "fold" }); });
+$("fold-check").addEventListener("click", () => { setFoldConfirm(false); act({ kind: "check" }); });
+$("fold-no").addEventListener("click", () => { setFoldConfirm(false); $("act-fold").focus(); });
 document.querySelectorAll("#sizing .quick button").forEach((b) => b.addEventListener("click", () => quickSize(b.dataset.size)));
 $("raise-range").addEventListener("input", (ev) => { $("raise-amount").value = ev.target.value; drawActions(); });
 $("raise-amount").addEventListener("input", () => drawActions());
