@@ -240,3 +240,47 @@ def test_the_coach_is_off_by_default_at_member_tables_and_the_creator_turns_it_o
     assert a.post(f"/api/rooms/{code}/coach", json={"on": True}).status_code == 200
     assert st(b, code)["coach"] is True, "shown to everyone at the table"
     assert b.get(f"/api/rooms/{code}/coach").json()["advice"] is None, "no hand yet: nothing to advise"
+
+
+def test_round2_a_busted_guests_bot_table_deals_no_more_hands(app: FastAPI) -> None:
+    """Audit round 2, finding 6: a guest's table with two bots dealt bots-only hands after the guest went broke.
+    No table deals a hand when no member holds chips: the match ends at the end of the guest's last hand."""
+    g = client(app)
+    assert g.post("/api/auth/guest").status_code == 200
+    g.headers["X-CSRF-Token"] = g.cookies["tp_csrf"]
+    for _ in range(20):  # a table where the guest, all-in every hand, goes broke (not one the guest wins outright)
+        code = g.post("/api/rooms", json={"seats": 3, "bots": 2, "level": "beginner", "stack": 100,
+                                          "blinds": [5, 10]}).json()["code"]
+        assert len(code) == 12, "a guest's table has a code nobody guesses"
+        while True:
+            s = wait_for(g, code, lambda s: s["status"] == "over" or s["hand"]["complete"] or (
+                s["hand"]["to_act"] == s["you"]))
+            if s["status"] == "over" or s["match"]["stacks"][s["you"]] == 0:
+                break
+            if s["hand"]["complete"]:  # no showdown pause: the next hand now
+                g.post(f"/api/rooms/{code}/next", json={"version": s["version"]})
+                continue
+            legal = s["hand"]["legal"]["actions"]
+            move = {"kind": "allin"} if "allin" in legal else {"kind": "call" if "call" in legal else "check"}
+            r = g.post(f"/api/rooms/{code}/actions", json={"version": s["version"], "action": move})
+            assert r.status_code == 200, r.text
+        if s["match"]["stacks"][s["you"]] == 0:
+            break
+    else:
+        raise AssertionError("the guest never went broke in 20 tables")
+    s = wait_for(g, code, lambda s: s["status"] == "over")
+    busted_at = s["match"]["hands_played"]
+    import datetime as dt
+
+    rooms = app.state.rooms
+    real_clock = rooms.clock
+    try:
+        for minutes in range(1, 6):  # the server's own clock, minutes on: next hands, time-outs, bot turns
+            rooms.clock = lambda m=minutes: real_clock() + dt.timedelta(minutes=m)
+            rooms.sweep()
+            time.sleep(0.1)
+    finally:
+        rooms.clock = real_clock
+    after = st(g, code)
+    assert after["status"] == "over" and after["match"]["winner"] != after["you"], after["match"]
+    assert after["match"]["hands_played"] - busted_at == 0, "hands dealt after the guest went broke"

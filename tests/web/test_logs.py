@@ -76,7 +76,7 @@ def test_a_failing_background_calculation_is_logged_with_its_traceback(caplog: p
         raise RuntimeError("boom")
 
     with caplog.at_level("ERROR", logger="taiwan_poker.web.jobs"):
-        _, job = runner.submit(broken)
+        _, job, _ = runner.submit(broken)
         assert job.done.wait(5)
         deadline = time.monotonic() + 5
         while not caplog.records and time.monotonic() < deadline:

@@ -355,7 +355,7 @@ class RoomService:
     def _checked(self, code: str, member: Member | None, command: Command, version: object, key: object = None
                  ) -> ActResult:
         """``_run`` for a request made against a version (with an optional idempotency key)."""
-        if isinstance(version, bool) or not isinstance(version, int):
+        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
             raise RoomError("'version' must be the integer version the action was made against", code="bad_version")
         if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 64):
             raise RoomError("'key' must be a string of 1 to 64 characters", code="bad_key")
@@ -393,7 +393,8 @@ class RoomService:
         return room.row.code
 
     def _open(self, conn: Connection, member: Member, rules: RuleSet, bots: Sequence[str] = ()) -> _Room:
-        row = repo.insert_room(conn, member.id, rules.to_json())
+        row = repo.insert_room(conn, member.id, rules.to_json(),
+                               repo.GUEST_ROOM_CODE_LENGTH if member.guest else repo.ROOM_CODE_LENGTH)
         events = decide(None, Open(rules, member.id, member.display_name))
         state = fold(events)
         try:

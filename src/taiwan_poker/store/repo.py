@@ -23,6 +23,7 @@ _SEATS = cast(Table, Seat.__table__)
 
 ROOM_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 ROOM_CODE_LENGTH = 6
+GUEST_ROOM_CODE_LENGTH = 12  # a guest's solo table is never shared: a code nobody finds by guessing (31^12)
 SESSION_TTL = dt.timedelta(days=30)
 GUEST_TTL = dt.timedelta(days=1)  # a guest's session, and how long a guest and their tables are kept
 
@@ -164,16 +165,17 @@ def end_session(session: Session, token: str) -> None:
 # --- rooms ---------------------------------------------------------------------------------------------------------
 
 
-def new_room_code() -> str:
-    """A short code of unambiguous characters."""
-    return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
+def new_room_code(length: int = ROOM_CODE_LENGTH) -> str:
+    """A code of unambiguous characters."""
+    return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(length))
 
 
-def insert_room(conn: Connection, creator_id: int, rules: dict[str, Any]) -> RoomRow:
+def insert_room(conn: Connection, creator_id: int, rules: dict[str, Any], code_length: int = ROOM_CODE_LENGTH
+                ) -> RoomRow:
     """A new, empty room (version 0) with a unique code; its first events are the caller's to append."""
     t = _ROOMS
     for _ in range(20):
-        code = new_room_code()
+        code = new_room_code(code_length)
         if conn.execute(select(t.c.id).where(t.c.code == code)).first() is None:
             break
     else:  # pragma: no cover - 31^6 codes

@@ -427,8 +427,8 @@ def _next_consequence(state: TableState, rng: RandomSource | None, deal_when_ful
         holders = state.with_chips()
         if len(holders) <= 1:
             return [MatchEnded(holders[0] if holders else None)]
-        if not state.members_seated():
-            return [MatchEnded(None)]  # every member left: bots do not play on for themselves
+        if not state.members_hold_chips():
+            return [MatchEnded(None)]  # every member left or went broke: bots do not play on for themselves
         return []
     if state.departed and not state.members_seated():
         return [MatchEnded(None)]  # every member left before the first hand: the table closes

@@ -134,8 +134,12 @@ class TableState:
         return [i for i, s in enumerate(self.seats) if s is not None and not s.away and s.stack > 0]
 
     def members_present(self) -> bool:
-        """Whether a member (not a bot) is seated and here: bots alone do not play on."""
-        return any(s is not None and s.bot is None and not s.away for s in self.seats)
+        """Whether a member (not a bot) is seated, here and holds chips: bots alone do not play on."""
+        return any(s is not None and s.bot is None and not s.away and s.stack > 0 for s in self.seats)
+
+    def members_hold_chips(self) -> bool:
+        """Whether a seated member (not a bot) has chips: when none has, the match is over for the table."""
+        return any(s is not None and s.bot is None and s.stack > 0 for s in self.seats)
 
     def members_seated(self) -> bool:
         return any(s is not None and s.bot is None for s in self.seats)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -9,7 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Cookie, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..cards import Card, check_decks, full_shoe, min_decks_for, parse_card, resolve_cards
+from ..cards import MAX_DECKS, MIN_DECKS, Card, check_decks, full_shoe, min_decks_for, parse_card, resolve_cards
 from ..errors import CardCountError, TaiwanPokerError
 from ..evaluate import CATEGORIES, evaluate
 from ..odds.equity import EquityResult, equity
@@ -22,14 +23,21 @@ from . import odds_page, views
 from .error_model import ERROR_RESPONSES
 from .i18n import LANGS, card_json, catalogue, t
 from .jobs import Job, JobRunner
+from .rate_limits import per_address
 from .sessions import SessionStore
 from .state import Score, lang_of
 
 router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 PRACTICE_COOKIE = "tp_practice"
-EQUITY_MAX_HANDS = 3_000_000
+EQUITY_WORK = 6_000_000  # hands x players one equity request may evaluate (3 M heads-up, 1 M six-handed)
+MAX_OPPONENTS = 5
 
 Lang = Annotated[str, Depends(lang_of)]
+
+
+def bounds(low: int, high: int) -> dict[str, Any]:
+    """What the server accepts, stated in the OpenAPI schema (the handlers check it and say why in words)."""
+    return {"minimum": low, "maximum": high}
 
 
 class Strict(BaseModel):
@@ -40,12 +48,15 @@ class Strict(BaseModel):
 
 class EvaluateIn(Strict):
     cards: list[str] = Field(description="5–7 cards such as As, Td, 10h; a deck as As:2",
-                             examples=[["As", "As:2", "Ah", "Kd", "Kc"]])
-    decks: int | None = Field(None, description="decks in the shoe (1–8); default: the fewest that hold the cards")
+                             examples=[["As", "As:2", "Ah", "Kd", "Kc"]],
+                             json_schema_extra={"minItems": 5, "maxItems": 7})
+    decks: int | None = Field(None, description="decks in the shoe (1–8); default: the fewest that hold the cards",
+                              json_schema_extra=bounds(MIN_DECKS, MAX_DECKS))
 
 
 class LabIn(Strict):
-    decks: int = Field(DEFAULT_DECKS, description=f"{DECKS.start} to {DECKS.stop - 1}")
+    decks: int = Field(DEFAULT_DECKS, description=f"{DECKS.start} to {DECKS.stop - 1}",
+                       json_schema_extra=bounds(DECKS.start, DECKS.stop - 1))
 
 
 class AnswerIn(Strict):
@@ -54,21 +65,21 @@ class AnswerIn(Strict):
 
 
 class DrillAnswerIn(Strict):
-    seed: int
+    seed: int = Field(json_schema_extra=bounds(0, MAX_SEED - 1))
     choice: str = Field(description="the chosen fraction, a/b")
 
 
 class OutsIn(Strict):
-    decks: int = 2
-    hole: list[str] = Field(default_factory=list)
-    board: list[str] = Field(default_factory=list)
+    decks: int = Field(2, json_schema_extra=bounds(MIN_DECKS, MAX_DECKS))
+    hole: list[str] = Field(default_factory=list, json_schema_extra={"maxItems": 2})
+    board: list[str] = Field(default_factory=list, json_schema_extra={"maxItems": 5})
     burn: str | None = None
     target: str = Field("suit:h", description="suit:h, rank:A or face:Ah")
 
 
 class PotOddsIn(Strict):
-    pot: int = Field(description="the pot before the bet")
-    bet: int = Field(description="the bet you face")
+    pot: int = Field(description="the pot before the bet", json_schema_extra={"minimum": 0})
+    bet: int = Field(description="the bet you face", json_schema_extra={"minimum": 1})
 
 
 def labs(request: Request) -> SessionStore[LabHand]:
@@ -205,7 +216,8 @@ def practice_drill_answer(body: DrillAnswerIn, lang: Lang, request: Request, res
             "explanation": views.drill_explanation(lang, d), "score": score.json()}
 
 
-@router.post("/calc/outs", summary="Outs with private information: next card and next two cards, exactly")
+@router.post("/calc/outs", summary="Outs with private information: next card and next two cards, exactly",
+             dependencies=[per_address("calc_light")])
 def calc_outs(body: OutsIn, lang: Lang) -> dict[str, Any]:
     decks = check_decks(body.decks)
     if len(body.hole) > 2:
@@ -238,7 +250,7 @@ def _by_burn(lang: str, decks: int, seen: list[Card], target: Target) -> list[di
     return out
 
 
-@router.post("/calc/pot-odds", summary="Pot odds: break-even equity B/(P+2B)")
+@router.post("/calc/pot-odds", summary="Pot odds: break-even equity B/(P+2B)", dependencies=[per_address("calc_light")])
 def calc_pot_odds(body: PotOddsIn) -> dict[str, Any]:
     need = break_even_equity(body.pot, body.bet)
     return {"pot": body.pot, "bet": body.bet, "final_pot": body.pot + 2 * body.bet,
@@ -246,13 +258,15 @@ def calc_pot_odds(body: PotOddsIn) -> dict[str, Any]:
 
 
 class EquityIn(Strict):
-    decks: int = 2
+    decks: int = Field(2, json_schema_extra=bounds(MIN_DECKS, MAX_DECKS))
     hero: str = Field(description="your two hole cards, e.g. AsKs")
     opponents: list[str] = Field(default_factory=lambda: ["random"],
-                                 description="one per opponent: an exact hand (QdQc), a range (QQ+,AKs) or random")
+                                 description="one per opponent: an exact hand (QdQc), a range (QQ+,AKs) or random",
+                                 json_schema_extra={"minItems": 1, "maxItems": MAX_OPPONENTS})
     board: str = Field("", description="0, 3, 4 or 5 cards, e.g. Jh8h4s")
     burn: str | None = Field(None, description="your own private burn, when you know it")
-    precision: float = Field(0.002, description="Monte Carlo stops at this 95% half-width (0.001 to 0.05)")
+    precision: float = Field(0.002, description="Monte Carlo stops at this 95% half-width (0.001 to 0.05)",
+                             json_schema_extra={"minimum": 0.001, "maximum": 0.05})
 
 
 def jobs(request: Request) -> JobRunner:
@@ -279,21 +293,25 @@ def _job_json(lang: str, key: str, job: Job) -> dict[str, Any]:
 
 
 @router.post("/calc/equity", summary="Equity calculator: returns the result, or a job to poll for longer runs",
-             responses={202: {"description": "still running: poll /api/calc/equity/{id}"}})
-def calc_equity(body: EquityIn, lang: Lang, response: Response,
-                runner: Annotated[JobRunner, Depends(jobs)]) -> dict[str, Any]:
+             responses={202: {"description": "still running: poll /api/calc/equity/{id}"}},
+             dependencies=[per_address("calc")])
+async def calc_equity(body: EquityIn, lang: Lang, response: Response,
+                      runner: Annotated[JobRunner, Depends(jobs)]) -> dict[str, Any]:
+    """Async so that a flood of calculations waits on the event loop, never on the threads room reads need."""
     decks = check_decks(body.decks)
     if not 0.001 <= body.precision <= 0.05:
         raise TaiwanPokerError("precision must be between 0.001 and 0.05", code="bad_precision")
-    if not 1 <= len(body.opponents) <= 5:
-        raise TaiwanPokerError("give 1 to 5 opponents", code="bad_equity_request")
+    if not 1 <= len(body.opponents) <= MAX_OPPONENTS:
+        raise TaiwanPokerError(f"give 1 to {MAX_OPPONENTS} opponents", code="bad_equity_request")
+    # one request's work is bounded: hands dealt x players to evaluate stays under one budget
+    max_hands = EQUITY_WORK // (len(body.opponents) + 1)
 
     def run(progress: Callable[[float], None]) -> dict[str, Any]:
         return _equity_json(equity(body.hero, body.opponents, body.board, decks=decks, burn=body.burn or None,
-                                   precision=body.precision, max_hands=EQUITY_MAX_HANDS, progress=progress))
+                                   precision=body.precision, max_hands=max_hands, progress=progress))
 
-    key, job = runner.submit(run)
-    job.done.wait(0.5)
+    key, job, future = runner.submit(run)
+    await asyncio.wait([asyncio.wrap_future(future)], timeout=0.5)
     if job.status == "error" and job.error is not None:
         raise job.error
     if job.status != "done":
@@ -302,7 +320,7 @@ def calc_equity(body: EquityIn, lang: Lang, response: Response,
 
 
 @router.get("/calc/equity/{job_id}", summary="Equity calculator: progress and result of a run")
-def calc_equity_job(job_id: str, lang: Lang, runner: Annotated[JobRunner, Depends(jobs)]) -> dict[str, Any]:
+async def calc_equity_job(job_id: str, lang: Lang, runner: Annotated[JobRunner, Depends(jobs)]) -> dict[str, Any]:
     job = runner.jobs.get(job_id)
     if job is None:
         raise TaiwanPokerError(f"no calculation {job_id!r}", code="no_job")

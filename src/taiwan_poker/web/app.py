@@ -37,13 +37,14 @@ from ..trainer.lab import LabHand
 from . import history_api, member_pages, members_api, members_ws, odds_page, views
 from .api import router as api_router
 from .body_limit import BodyLimit
+from .code_guessing import CodeGuessGuard, count_miss
 from .config import Settings
 from .heap import HeapKeeper
 from .i18n import LANG_COOKIE, error_message, normalise, t
 from .jobs import JobRunner
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from .metrics import Metrics
-from .rate_limits import RateLimited, RateLimiter
+from .rate_limits import RateLimiter
 from .redirects import safe_next
 from .rendering import render
 from .request_context import RequestContext
@@ -245,9 +246,10 @@ def create_app(
     if warm:
         threading.Thread(target=_warm_up, name="taiwan-poker-warm-up", daemon=True).start()
     app.add_middleware(GZipMiddleware, minimum_size=1000)
-    app.add_middleware(SecurityHeadersMiddleware, settings=settings)
+    app.add_middleware(CodeGuessGuard, limiter=app.state.rate_limiter)
     app.add_middleware(RequestContext, metrics=app.state.metrics)
-    app.add_middleware(BodyLimit)  # outermost: no other layer reads a body over the cap
+    app.add_middleware(BodyLimit)  # no layer inside it reads a body over the cap
+    app.add_middleware(SecurityHeadersMiddleware, settings=settings)  # outermost: the 413 gets the headers too
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     # Swagger UI 5 (it reads FastAPI's OpenAPI 3.1), served from this server: the docs work offline
     app.mount("/static-docs", StaticFiles(directory=Path(fastapi_offline.__file__).parent / "static"),
@@ -262,10 +264,12 @@ def create_app(
                                              version=__version__))
     @app.exception_handler(TaiwanPokerError)
     async def core_error(request: Request, exc: TaiwanPokerError) -> JSONResponse:
-        status = {"no_lab_hand": 404, "no_job": 404, "hand_over": 409, "internal_error": 500,
+        status = {"no_lab_hand": 404, "no_job": 404, "hand_over": 409, "internal_error": 500, "calc_busy": 503,
                   **members_api.ERROR_STATUS}.get(exc.code, 400)
+        if exc.code == "room_not_found":
+            count_miss(app.state.rate_limiter, members_api.client_address(request))
         response = _error(status, exc.code, error_message(lang_of(request), exc))
-        if isinstance(exc, RateLimited):
+        if "retry_after" in exc.params:  # rate limits, a full calculator queue
             response.headers["Retry-After"] = str(exc.params["retry_after"])
         return response
 
@@ -293,8 +297,11 @@ def create_app(
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         message = t(lang, f"error.{code}")
         if request.url.path.startswith("/api/") or "text/html" not in request.headers.get("accept", ""):
-            return _error(exc.status_code, code, message)
-        return render(request, "error.html", "home", status_code=exc.status_code, message=message)
+            response: Response = _error(exc.status_code, code, message)
+        else:
+            response = render(request, "error.html", "home", status_code=exc.status_code, message=message)
+        response.headers.update(exc.headers or {})  # a 405's Allow
+        return response
 
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)

@@ -221,7 +221,8 @@ def _start_session(request: Request, response: Response, member: Member) -> None
 
 class LocalSignIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: StrictStr = Field(description="display name, 1–40 characters", examples=["小明"])
+    name: StrictStr = Field(description="display name, 1–40 visible characters (runs of spaces count as one)",
+                            examples=["小明"], json_schema_extra={"minLength": 1})
 
 
 def clean_name(raw: str) -> str:
@@ -332,11 +333,16 @@ class NewRoom(BaseModel):
     """A table's settings; every field is optional (the defaults are the spec's heads-up table)."""
 
     model_config = ConfigDict(extra="forbid")
-    decks: StrictInt = Field(DEFAULT_DECKS, description=f"decks in the shoe, {BOUNDS.decks[0]}–{BOUNDS.decks[1]}")
-    seats: StrictInt = Field(DEFAULT_SEATS, description=f"seats, {BOUNDS.seats[0]}–{BOUNDS.seats[1]}")
-    stack: StrictInt = Field(DEFAULT_STACK, description="starting stack (at least 10 big blinds)")
-    blinds: list[StrictInt] = Field(list(DEFAULT_BLINDS), description="[small blind, big blind]",
-                                    examples=[[10, 20]])
+    decks: StrictInt = Field(DEFAULT_DECKS, description=f"decks in the shoe, {BOUNDS.decks[0]}–{BOUNDS.decks[1]}",
+                             json_schema_extra={"minimum": BOUNDS.decks[0], "maximum": BOUNDS.decks[1]})
+    seats: StrictInt = Field(DEFAULT_SEATS, description=f"seats, {BOUNDS.seats[0]}–{BOUNDS.seats[1]}",
+                             json_schema_extra={"minimum": BOUNDS.seats[0], "maximum": BOUNDS.seats[1]})
+    stack: StrictInt = Field(DEFAULT_STACK, description="starting stack (at least 10 big blinds)",
+                             json_schema_extra={"minimum": BOUNDS.stack[0], "maximum": BOUNDS.stack[1]})
+    blinds: list[StrictInt] = Field(list(DEFAULT_BLINDS), description=(
+        f"[small blind, big blind]: the big blind {BOUNDS.big_blind[0]}–{BOUNDS.big_blind[1]}, the small blind 1 "
+        "up to the big blind"), examples=[[10, 20]], json_schema_extra={
+        "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": 1, "maximum": BOUNDS.big_blind[1]}})
 
     def settings(self) -> dict[str, Any]:
         return {"decks": self.decks, "seats": self.seats, "stack": self.stack, "blinds": self.blinds}
@@ -355,20 +361,23 @@ class NewTable(NewRoom):
 
 class BotIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    level: StrictStr | None = Field(None, description=f"{', '.join(LEVELS)}; omitted: {DEFAULT_LEVEL}")
+    level: StrictStr | None = Field(None, description=f"{', '.join(LEVELS)}; omitted: {DEFAULT_LEVEL}",
+                                    json_schema_extra={"enum": [*LEVELS, None]})
 
 
 class ActionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    version: StrictInt = Field(description="the room version the action was made against")
-    key: StrictStr | None = Field(None, description="idempotency key (e.g. a UUID); a repeat changes nothing")
+    version: StrictInt = Field(description="the room version the action was made against",
+                               json_schema_extra={"minimum": 0})
+    key: StrictStr | None = Field(None, description="idempotency key (e.g. a UUID); a repeat changes nothing",
+                                  json_schema_extra={"minLength": 1, "maxLength": 64})
     action: dict[str, Any] = Field(description='{"kind": "fold|check|call|bet|raise|allin", "to": street total}',
                                    examples=[{"kind": "raise", "to": 120}])
 
 
 class VersionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    version: StrictInt
+    version: StrictInt = Field(json_schema_extra={"minimum": 0})
 
 
 def room_url(request: Request, code: str) -> str:

@@ -25,6 +25,7 @@ from ..errors import TaiwanPokerError
 from ..rooms.service import RoomService
 from ..store import repo
 from ..store.models import Member
+from .code_guessing import count_miss
 from .i18n import LANG_COOKIE, error_message, negotiate
 from .members_api import SESSION_COOKIE, act_json
 from .metrics import observe_action
@@ -128,6 +129,8 @@ async def room_socket(ws: WebSocket, code: str) -> None:
         limiter.check("socket_open", member_id, address)
         room_id = await asyncio.to_thread(rooms.room_id, code)
     except TaiwanPokerError as exc:
+        if exc.code == "room_not_found":
+            count_miss(limiter, address)
         await ws.send_json(_error(ws, exc))
         await ws.close(code=1008)
         return

@@ -18,7 +18,9 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
+from fastapi import Depends, Request
 from limits import RateLimitItem, parse_many, storage, strategies
 
 from ..errors import TaiwanPokerError
@@ -47,7 +49,24 @@ POLICIES: dict[str, Policy] = {
     "socket_message": Policy(per_member="15/second;300/minute", per_address="200/second"),
     # opening a room socket (reconnects included)
     "socket_open": Policy(per_member="30/minute", per_address="120/minute"),
+    # asking for a table code that does not exist: a person mistypes a code now and then, a guesser thousands of
+    # times; past this every code read from the address is refused, known codes too, so answers reveal nothing
+    "room_code_miss": Policy(per_member="", per_address="20/minute;100/hour;300/day"),
+    # starting an equity calculation (a person clicks every few seconds; each run may take seconds of a core)
+    "calc": Policy(per_member="", per_address="30/minute;300/hour"),
+    # the cheap calculators (outs, pot odds: exact counts in microseconds)
+    "calc_light": Policy(per_member="", per_address="120/minute;2000/hour"),
 }
+
+
+def per_address(policy: str) -> Any:
+    """A FastAPI dependency counting the request against ``policy`` by the client's address only."""
+
+    def check(request: Request) -> None:
+        limiter: RateLimiter = request.app.state.rate_limiter
+        limiter.check(policy, None, request.client.host if request.client else None)
+
+    return Depends(check)
 
 
 class RateLimited(TaiwanPokerError):
@@ -90,3 +109,22 @@ class RateLimiter:
                                   retry_after=seconds, policy=policy)
         for item, *ids in keyed:
             self._limiter.hit(item, *ids)
+
+    def blocked(self, policy: str, address: str | None) -> int | None:
+        """Seconds until ``address`` may try ``policy`` again when one of its windows is full, else None.
+
+        For counters of failures (:meth:`count`): checking them counts nothing."""
+        if not self.enabled or not address:
+            return None
+        for item in self._windows[policy][1]:
+            if not self._limiter.test(item, policy, "address", address):
+                self.rejected[policy] = self.rejected.get(policy, 0) + 1
+                reset = self._limiter.get_window_stats(item, policy, "address", address).reset_time
+                return max(1, math.ceil(reset - time.time()))
+        return None
+
+    def count(self, policy: str, address: str | None) -> None:
+        """Count one failure of ``address`` against ``policy`` (what :meth:`blocked` reads)."""
+        if self.enabled and address:
+            for item in self._windows[policy][1]:
+                self._limiter.hit(item, policy, "address", address)
