@@ -16,9 +16,14 @@ See docs/strategy.md for the method and the figures.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import time
 from pathlib import Path
+
+# The solver multiplies many small matrices: OpenBLAS threads only spin (measured 10x slower on 2 busy cores).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 
@@ -30,6 +35,9 @@ from taiwan_poker.strategy.classes import N_CLASSES, SOLVED_DECKS  # noqa: E402
 
 DATA = ROOT / "src" / "taiwan_poker" / "data"
 DEFAULT_WORK = Path("/tmp/taiwan_poker_preflop")
+STACKS = (10, 20, 40, 100, 200)
+PLAYERS = (2, 3, 4, 5, 6)
+ITERATIONS = {2: 4000, 3: 2000, 4: 1500, 5: 1000, 6: 1000}  # per player count
 
 
 def _ints(text: str) -> list[int]:
@@ -64,6 +72,153 @@ def cmd_matrix(args: argparse.Namespace) -> None:
     print(f"wrote {out} ({out.stat().st_size:,} bytes), max SE {worst:.5f}")
 
 
+def cmd_calibrate(args: argparse.Namespace) -> None:
+    from taiwan_poker.strategy.calibrate import fit_alpha
+
+    mats = em.load_matrix()
+    for k in args.players:
+        for d in args.decks:
+            t0 = time.time()
+            fit = fit_alpha(mats.get(d), d, k, args.tuples, args.deals, args.seed)
+            print(
+                f"players {k} decks {d}: alpha {fit.alpha:.4f}  rmse {fit.rmse:.4f} (1/k alone: {fit.rmse_equal:.4f})"
+                f"  {fit.tuples} tuples x {args.deals} deals, seed {args.seed}, {time.time() - t0:.0f} s",
+                flush=True,
+            )
+
+
+def _solve_one(d: int, n: int, stack: float, iterations: int, work: Path, check_every: int) -> dict[str, object]:
+    from taiwan_poker.strategy.cfr import Chance, solve
+    from taiwan_poker.strategy.classes import class_weights, removal_matrix
+    from taiwan_poker.strategy.model import PayoffModel
+    from taiwan_poker.strategy.tree import GameSpec
+
+    key = f"d{d}_p{n}_s{stack:g}"
+    part = work / f"solve_{key}_i{iterations}.npz"
+    meta_path = part.with_suffix(".json")
+    if part.exists() and meta_path.exists():
+        meta: dict[str, object] = json.loads(meta_path.read_text())
+        print(f"{key}: loaded ({meta['exploitability_mbb']:.2f} mbb)", flush=True)
+        return meta
+    chance = Chance(class_weights(d), removal_matrix(d), em.equity_matrix(d))
+    model = PayoffModel.for_decks(d)
+    t0 = time.time()
+
+    def progress(t: int, mbb: float) -> None:
+        print(f"{key}: iteration {t}: {mbb:.3f} mbb  ({time.time() - t0:.0f} s)", flush=True)
+
+    res = solve(GameSpec(n, stack), chance, iterations, model=model, check_every=check_every, progress=progress)
+    seconds = time.time() - t0
+    np.savez_compressed(part, strategy=res.strategy.astype(np.float32))
+    meta = {
+        "key": key,
+        "decks": d,
+        "players": n,
+        "stack": stack,
+        "iterations": res.iterations,
+        "exploitability_mbb": round(res.final.mbb, 4),
+        "nash_conv_mbb": round(1000 * res.final.nash_conv, 4),
+        "values_bb": [round(v, 5) for v in res.final.values],
+        "best_response_bb": [round(v, 5) for v in res.final.best],
+        "trace": [[t, round(m, 4)] for t, m in res.trace],
+        "seconds": round(seconds, 1),
+        "decisions": len(res.compiled.dec_start),
+        "edges": res.compiled.n_edges,
+        "terminals": len(res.compiled.tree.terminals),
+        "unreached_share": round(res.unreached, 6),
+    }
+    meta_path.write_text(json.dumps(meta))
+    print(f"{key}: {res.final.mbb:.3f} mbb after {res.iterations} iterations, {seconds:.0f} s", flush=True)
+    return meta
+
+
+def cmd_solve(args: argparse.Namespace) -> None:
+    work: Path = args.work
+    work.mkdir(parents=True, exist_ok=True)
+    for d in args.decks:
+        for n in args.players:
+            for stack in args.stacks:
+                iterations = args.iterations or ITERATIONS[n]
+                _solve_one(d, n, float(stack), iterations, work, args.check_every)
+
+
+def _grid(args: argparse.Namespace) -> list[tuple[int, int, float]]:
+    return [(d, n, float(s)) for d in args.decks for n in args.players for s in args.stacks]
+
+
+def cmd_pack(args: argparse.Namespace) -> None:
+    from dataclasses import asdict
+
+    from taiwan_poker.strategy import cfr
+    from taiwan_poker.strategy.model import ALPHA3, ALPHA4, PayoffModel
+    from taiwan_poker.strategy.tables import META_FILE, STRATEGY_FILE, pack
+    from taiwan_poker.strategy.tree import GameSpec, sizing_for
+
+    work: Path = args.work
+    solved = {}
+    for d, n, stack in _grid(args):
+        key = f"d{d}_p{n}_s{stack:g}"
+        iterations = args.iterations or ITERATIONS[n]
+        part = work / f"solve_{key}_i{iterations}.npz"
+        meta = json.loads(part.with_suffix(".json").read_text())
+        with np.load(part) as f:
+            strategy = f["strategy"]
+        solved[key] = (GameSpec(n, stack), strategy, meta)
+    mats = em.load_matrix()
+    model = PayoffModel()
+    common = {
+        "description": (
+            "Preflop strategies of the abstract game (docs/strategy.md): per table d{decks}_p{players}_s{stack}, "
+            "the probability (count / 255) of each action of each decision node (breadth-first order of "
+            "taiwan_poker.strategy.tree.build_tree) for each of the 182 classes."
+        ),
+        "solver": {
+            "algorithm": "discounted CFR, simultaneous updates",
+            "alpha": cfr.DCFR_ALPHA,
+            "beta": cfr.DCFR_BETA,
+            "gamma": cfr.DCFR_GAMMA,
+            "randomness": "none: a solve is a pure function of the tree, the equity matrix and the iterations",
+        },
+        "equity_matrix": {"file": em.MATRIX_FILE, "seed": mats.seed, "deals_per_cell": mats.deals,
+                          "max_standard_error": mats.max_se},
+        "model": {
+            "b_max": model.b_max,
+            "a_max": model.a_max,
+            "spr_half": model.spr_half,
+            "b_step": model.b_step,
+            "alpha3": ALPHA3,
+            "alpha4": ALPHA4,
+            "calibration_seed": 20261223,
+        },
+        "sizing": {str(n): {str(int(s)): asdict(sizing_for(n, s)) for s in args.stacks} for n in args.players},
+        "seed": mats.seed,
+    }
+    arrays, doc = pack(solved, common)
+    out_dir: Path = args.out or DATA
+    np.savez_compressed(out_dir / STRATEGY_FILE, **arrays)
+    (out_dir / META_FILE).write_text(json.dumps(doc, indent=1, allow_nan=False) + "\n")
+    size = (out_dir / STRATEGY_FILE).stat().st_size + (out_dir / META_FILE).stat().st_size
+    print(f"wrote {len(arrays)} tables to {out_dir} ({size:,} bytes)")
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    """A Markdown table of the solves kept in --work (exploitability, iterations, time, tree size)."""
+    rows = []
+    for d, n, stack in _grid(args):
+        key = f"d{d}_p{n}_s{stack:g}"
+        iterations = args.iterations or ITERATIONS[n]
+        path = args.work / f"solve_{key}_i{iterations}.json"
+        if path.exists():
+            rows.append(json.loads(path.read_text()))
+    print("| decks | players | stack | decisions | iterations | exploitability (mbb/hand) | seconds |")
+    print("|---|---|---|---|---|---|---|")
+    for m in rows:
+        print(
+            f"| {m['decks']} | {m['players']} | {m['stack']:g} | {m['decisions']} | {m['iterations']} "
+            f"| {m['exploitability_mbb']:.2f} | {m['seconds']:.0f} |"
+        )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--work", type=Path, default=DEFAULT_WORK, help="directory for partial results")
@@ -74,6 +229,31 @@ def main(argv: list[str] | None = None) -> None:
     m.add_argument("--seed", type=int, default=em.MATRIX_SEED)
     m.add_argument("--out", type=Path, default=None)
     m.set_defaults(func=cmd_matrix)
+    c = sub.add_parser("calibrate", help="fit the multi-way rule's alpha_k to engine equities")
+    c.add_argument("--decks", type=_ints, default=[2, 6])
+    c.add_argument("--players", type=_ints, default=[3, 4])
+    c.add_argument("--tuples", type=int, default=600)
+    c.add_argument("--deals", type=int, default=4000)
+    c.add_argument("--seed", type=int, default=20261223)
+    c.set_defaults(func=cmd_calibrate)
+    v = sub.add_parser("solve", help="solve the abstract games (partial results kept in --work)")
+    v.add_argument("--decks", type=_ints, default=list(SOLVED_DECKS))
+    v.add_argument("--players", type=_ints, default=list(PLAYERS))
+    v.add_argument("--stacks", type=_ints, default=list(STACKS))
+    v.add_argument("--iterations", type=int, default=0, help="0: the shipped count for the player count")
+    v.add_argument("--check-every", type=int, default=250, help="exploitability checks (0: only at the end)")
+    v.set_defaults(func=cmd_solve)
+    for name, func, helptext in (
+        ("pack", cmd_pack, "pack the solves kept in --work into the shipped data files"),
+        ("report", cmd_report, "print the solves kept in --work as a Markdown table"),
+    ):
+        k = sub.add_parser(name, help=helptext)
+        k.add_argument("--decks", type=_ints, default=list(SOLVED_DECKS))
+        k.add_argument("--players", type=_ints, default=list(PLAYERS))
+        k.add_argument("--stacks", type=_ints, default=list(STACKS))
+        k.add_argument("--iterations", type=int, default=0)
+        k.add_argument("--out", type=Path, default=None)
+        k.set_defaults(func=func)
     args = parser.parse_args(argv)
     args.func(args)
 

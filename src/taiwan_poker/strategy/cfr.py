@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .model import PayoffModel
-from .tree import GameSpec, TerminalKind, Tree, build_tree
+from .tree import GameSpec, Kind, Node, TerminalKind, Tree, build_tree
 
 FloatArray = npt.NDArray[np.floating[Any]]
 IntArray = npt.NDArray[np.int64]
@@ -64,30 +64,44 @@ class Chance:
 
 @dataclass(slots=True)
 class Compiled:
-    """The tree as index arrays (built once per solve)."""
+    """The tree as index arrays (built once per solve).
+
+    Values are kept per *slot*, a (node, player still in the hand) pair: a
+    player who has folded has no decisions below the fold, and its value
+    there is a closed form (``−chips in × Π_j Y_j`` at the fold), so only the
+    players still in carry values through a subtree.
+    """
 
     tree: Tree
     players: int
     n_nodes: int
-    dec_nodes: IntArray
-    dec_player: IntArray
+    n_edges: int
+    n_slots: int
     dec_start: IntArray  # first edge of each decision
-    dec_levels: list[tuple[int, int, int, int]]  # per depth (deepest last): decision slice and edge slice
+    dec_player: IntArray
+    dec_slot: IntArray  # slot of (decision, its player)
+    levels: list[dict[str, IntArray]]  # per depth, deepest first (see compile_tree)
     edge_dec: IntArray
-    edge_child: IntArray
     edge_player: IntArray
     edge_prev: IntArray  # the same player's previous edge on the path (E = the prior row)
+    edge_parent_node: IntArray
     dec_own: IntArray  # the acting player's last edge before the node (E = prior)
-    term_nodes: IntArray
-    term_last: IntArray  # (T, N) each player's last edge on the path to the terminal (E = prior)
-    term_const: FloatArray  # (T, N) value per unit of Q (see _terminal_values)
-    term_scale: FloatArray  # (T, N) P·α_k for players at showdown, else 0
+    root_slots: IntArray  # slot of (root, p) for every player
+    fold_edges: IntArray  # edges that are folds
+    fold_child: IntArray
+    fold_parent: IntArray
+    fold_chips: FloatArray  # what the folding player has put in
+    fold_live_edges: IntArray  # the last edges of the players still in after the fold, grouped by fold
+    fold_live_start: IntArray
+    term_groups: list[tuple[IntArray, IntArray, IntArray]]  # per live count k: (nodes, slots (T,k), last edges (T,k))
+    slot_const: FloatArray  # per terminal slot (indexed by slot): value per unit of Q
+    slot_scale: FloatArray  # P·α_k at showdowns
+    term_slots: IntArray  # the slots of terminals, in slot order
     z_groups: list[tuple[FloatArray, IntArray]]  # (matrix transposed, the edges whose reach it multiplies)
-    pair_tp: IntArray  # (t * N + p) of each segment of pairs
+    z_edges: IntArray  # the edge of each stacked Z row
+    pair_slot: IntArray  # the terminal slot of each segment of pairs
     pair_start: IntArray
     pair_z: IntArray  # row of the stacked Z values
-    pair_tj: IntArray  # (t * N + j) of the opponent of each pair
-    n_edges: int = 0
     notes: dict[str, float] = field(default_factory=dict)
 
 
@@ -95,129 +109,187 @@ def compile_tree(tree: Tree, chance: Chance, model: PayoffModel) -> Compiled:
     spec = tree.spec
     n = spec.players
     nodes = tree.nodes
+    if [c for nd in nodes for c in nd.children] != list(range(1, len(nodes))):
+        raise ValueError("the tree is not laid out breadth-first")
     decisions = [nd for nd in nodes if not nd.is_terminal]
     edge_dec: list[int] = []
-    edge_child: list[int] = []
     edge_player: list[int] = []
     dec_start: list[int] = []
     for i, nd in enumerate(decisions):
         dec_start.append(len(edge_dec))
-        for c in nd.children:
-            edge_dec.append(i)
-            edge_child.append(c)
-            edge_player.append(nd.player)
+        edge_dec += [i] * len(nd.children)
+        edge_player += [nd.player] * len(nd.children)
     n_edges = len(edge_dec)
-    # each node's last edge per player (on the path from the root, the edge into the node included)
+    into = [-1] * len(nodes)
+    for e in range(n_edges):
+        into[e + 1] = e  # breadth-first: edge e leads to node e + 1
     last = np.full((len(nodes), n), n_edges, dtype=np.int64)
-    into = np.full(len(nodes), -1, dtype=np.int64)
-    for e, c in enumerate(edge_child):
-        into[c] = e
     for nd in nodes:
         if nd.parent >= 0:
             last[nd.index] = last[nd.parent]
-            e = int(into[nd.index])
-            last[nd.index, edge_player[e]] = e
-    if edge_child != list(range(1, len(nodes))):
-        raise ValueError("the tree is not laid out breadth-first")
+            last[nd.index, edge_player[into[nd.index]]] = into[nd.index]
+    # slots
+    slot_base = np.zeros(len(nodes) + 1, dtype=np.int64)
+    for nd in nodes:
+        slot_base[nd.index + 1] = slot_base[nd.index] + len(nd.live)
+
+    def slot(node: int, p: int) -> int:
+        return int(slot_base[node]) + nodes[node].live.index(p)
+
+    n_slots = int(slot_base[-1])
     edge_prev = np.array([last[decisions[d].index, edge_player[e]] for e, d in enumerate(edge_dec)], dtype=np.int64)
-    dec_own = np.array([last[nd.index, nd.player] for nd in decisions], dtype=np.int64)
-    levels: list[tuple[int, int, int, int]] = []
-    depths = [nd.depth for nd in decisions]
+    edge_parent_node = np.array([decisions[d].index for d in edge_dec], dtype=np.int64)
+    # folds
+    fold_edges: list[int] = []
+    fold_chips: list[float] = []
+    fold_live_edges: list[int] = []
+    fold_live_start: list[int] = []
+    is_fold = np.zeros(n_edges, dtype=bool)
+    for e in range(n_edges):
+        nd = decisions[edge_dec[e]]
+        a = nd.actions[e - dec_start[edge_dec[e]]]
+        if a.kind is Kind.FOLD:
+            child = nodes[e + 1]
+            is_fold[e] = True
+            fold_edges.append(e)
+            fold_chips.append(child.state.contrib[nd.player])
+            fold_live_start.append(len(fold_live_edges))
+            fold_live_edges += [int(last[child.index, j]) for j in child.live]
+    fold_pos = {e: i for i, e in enumerate(fold_edges)}
+    # levels (decisions grouped by depth, deepest first)
+    levels: list[dict[str, IntArray]] = []
     lo = 0
     while lo < len(decisions):
         hi = lo
-        while hi < len(decisions) and depths[hi] == depths[lo]:
+        while hi < len(decisions) and decisions[hi].depth == decisions[lo].depth:
             hi += 1
         e_lo = dec_start[lo]
         e_hi = dec_start[hi] if hi < len(decisions) else n_edges
-        levels.append((lo, hi, e_lo, e_hi))
+        own_slot = []
+        own_fold = []
+        parent_slots: list[int] = []
+        child_slots: list[int] = []
+        seg: list[int] = []
+        for d in range(lo, hi):
+            nd = decisions[d]
+            for c in nd.children:
+                e = into[c]
+                own_slot.append(slot(c, nd.player) if not is_fold[e] else 0)
+                own_fold.append(fold_pos.get(e, -1))
+            for p in nd.live:
+                if p == nd.player:
+                    continue
+                parent_slots.append(slot(nd.index, p))
+                seg.append(len(child_slots))
+                child_slots += [slot(c, p) for c in nd.children]
+        levels.append(
+            {
+                "d": np.array([lo, hi, e_lo, e_hi], dtype=np.int64),
+                "starts": np.array(dec_start[lo:hi], dtype=np.int64) - e_lo,
+                "own_slot": np.array(own_slot, dtype=np.int64),
+                "own_fold": np.array(own_fold, dtype=np.int64),
+                "parent_slots": np.array(parent_slots, dtype=np.int64),
+                "child_slots": np.array(child_slots, dtype=np.int64),
+                "seg": np.array(seg, dtype=np.int64),
+            }
+        )
         lo = hi
+    # terminals
     terms = [nd for nd in nodes if nd.is_terminal]
-    t_count = len(terms)
-    const = np.zeros((t_count, n))
-    scale = np.zeros((t_count, n))
-    # realisation matrices, keyed by signed bias
-    mats: dict[float, FloatArray] = {}
+    slot_const = np.zeros(n_slots)
+    slot_scale = np.zeros(n_slots)
+    by_k: dict[int, list[Node]] = {}
     z_keys: dict[tuple[int, float], int] = {}
-    z_edges: dict[float, list[int]] = {}
-    pairs: list[tuple[int, int, int]] = []  # (t*N+p, zrow-key index, t*N+j)
     key_list: list[tuple[int, float]] = []
-    for t, nd in enumerate(terms):
+    pairs: list[tuple[int, int]] = []  # (terminal slot, z key)
+    for nd in terms:
+        by_k.setdefault(len(nd.live), []).append(nd)
         contrib = nd.state.contrib
         pot = sum(contrib)
         live = nd.live
         if nd.terminal is TerminalKind.FOLD:
-            for p in range(n):
-                const[t, p] = (pot if p == live[0] else 0.0) - contrib[p]
+            slot_const[slot(nd.index, live[0])] = pot - contrib[live[0]]
             continue
         k = len(live)
         alpha = model.alpha(k)
         bias = 0.0
         if nd.terminal is TerminalKind.FLOP:
-            behind = spec.stack - max(contrib)
-            bias = model.bias(behind / pot)
-        for p in range(n):
-            if p not in live:
-                const[t, p] = -contrib[p]
-                continue
-            const[t, p] = pot / k - contrib[p] - pot * alpha * (k - 1) / 2
-            scale[t, p] = pot * alpha
+            bias = model.bias((spec.stack - max(contrib)) / pot)
+        for p in live:
+            sp = slot(nd.index, p)
+            slot_const[sp] = pot / k - contrib[p] - pot * alpha * (k - 1) / 2
+            slot_scale[sp] = pot * alpha
             for j in live:
                 if j == p:
                     continue
                 sb = 0.0 if bias == 0.0 else (bias if spec.in_position(p, j) else -bias)
-                e = int(last[nd.index, j])
-                key = (e, sb)
+                key = (int(last[nd.index, j]), sb)
                 if key not in z_keys:
                     z_keys[key] = len(key_list)
                     key_list.append(key)
-                pairs.append((t * n + p, z_keys[key], t * n + j))
-    # group the Z rows by matrix; row order = concatenation of groups
+                pairs.append((sp, z_keys[key]))
+    term_groups = []
+    for _k, group in sorted(by_k.items()):
+        term_groups.append(
+            (
+                np.array([nd.index for nd in group], dtype=np.int64),
+                np.array([[slot(nd.index, p) for p in nd.live] for nd in group], dtype=np.int64),
+                np.array([[last[nd.index, p] for p in nd.live] for nd in group], dtype=np.int64),
+            )
+        )
+    # the realisation matrices and the stacked Z rows
     order: list[int] = []
     groups: list[tuple[FloatArray, IntArray]] = []
     for sb in sorted({k[1] for k in key_list}):
-        if sb not in mats:
-            mats[sb] = chance.removal * model.realised(chance.equity.astype(np.float64), sb)
+        matrix = chance.removal * model.realised(chance.equity.astype(np.float64), sb)
         members = [i for i, k in enumerate(key_list) if k[1] == sb]
         order += members
-        z_edges[sb] = [key_list[i][0] for i in members]
-        matrix = np.ascontiguousarray(mats[sb].T, dtype=chance.prior.dtype)
-        groups.append((matrix, np.array(z_edges[sb], dtype=np.int64)))
+        edges = np.array([key_list[i][0] for i in members], dtype=np.int64)
+        groups.append((np.ascontiguousarray(matrix.T, dtype=chance.prior.dtype), edges))
     row_of = np.empty(len(key_list), dtype=np.int64)
     row_of[np.array(order, dtype=np.int64)] = np.arange(len(order))
-    pairs.sort(key=lambda x: x[0])
+    z_edges = np.concatenate([g[1] for g in groups]) if groups else np.zeros(0, dtype=np.int64)
+    pairs.sort()
     if pairs:
-        tp = np.array([x[0] for x in pairs], dtype=np.int64)
-        starts = np.flatnonzero(np.r_[True, tp[1:] != tp[:-1]])
-        pair_tp = tp[starts]
+        ps = np.array([x[0] for x in pairs], dtype=np.int64)
+        starts = np.flatnonzero(np.r_[True, ps[1:] != ps[:-1]])
+        pair_slot = ps[starts]
         pair_z = row_of[np.array([x[1] for x in pairs], dtype=np.int64)]
-        pair_tj = np.array([x[2] for x in pairs], dtype=np.int64)
     else:
-        starts = pair_tp = pair_z = pair_tj = np.zeros(0, dtype=np.int64)
+        starts = pair_slot = pair_z = np.zeros(0, dtype=np.int64)
+    term_slots = np.concatenate([g[1].reshape(-1) for g in term_groups])
     return Compiled(
         tree=tree,
         players=n,
         n_nodes=len(nodes),
-        dec_nodes=np.array([nd.index for nd in decisions], dtype=np.int64),
-        dec_player=np.array([nd.player for nd in decisions], dtype=np.int64),
+        n_edges=n_edges,
+        n_slots=n_slots,
         dec_start=np.array(dec_start, dtype=np.int64),
-        dec_levels=levels[::-1],
+        dec_player=np.array([nd.player for nd in decisions], dtype=np.int64),
+        dec_slot=np.array([slot(nd.index, nd.player) for nd in decisions], dtype=np.int64),
+        levels=levels[::-1],
         edge_dec=np.array(edge_dec, dtype=np.int64),
-        edge_child=np.array(edge_child, dtype=np.int64),
         edge_player=np.array(edge_player, dtype=np.int64),
         edge_prev=edge_prev,
-        dec_own=dec_own,
-        term_nodes=np.array([nd.index for nd in terms], dtype=np.int64),
-        term_last=last[[nd.index for nd in terms]],
-        term_const=const,
-        term_scale=scale,
+        edge_parent_node=edge_parent_node,
+        dec_own=np.array([last[nd.index, nd.player] for nd in decisions], dtype=np.int64),
+        root_slots=np.array([slot(0, p) for p in range(n)], dtype=np.int64),
+        fold_edges=np.array(fold_edges, dtype=np.int64),
+        fold_child=np.array(fold_edges, dtype=np.int64) + 1,
+        fold_parent=edge_parent_node[np.array(fold_edges, dtype=np.int64)],
+        fold_chips=np.array(fold_chips),
+        fold_live_edges=np.array(fold_live_edges, dtype=np.int64),
+        fold_live_start=np.array(fold_live_start, dtype=np.int64),
+        term_groups=term_groups,
+        slot_const=slot_const,
+        slot_scale=slot_scale,
+        term_slots=term_slots,
         z_groups=groups,
-        pair_tp=pair_tp,
+        z_edges=z_edges,
+        pair_slot=pair_slot,
         pair_start=starts.astype(np.int64),
         pair_z=pair_z,
-        pair_tj=pair_tj,
-        n_edges=n_edges,
-        notes={"z_rows": float(len(key_list)), "pairs": float(len(pairs))},
+        notes={"z_rows": float(len(key_list)), "pairs": float(len(pairs)), "slots": float(n_slots)},
     )
 
 
@@ -225,7 +297,7 @@ def regret_matching(c: Compiled, regret: FloatArray) -> FloatArray:
     """The current strategy: positive regrets normalised per node (uniform where none is positive)."""
     pos = np.maximum(regret, 0.0)
     sums = np.add.reduceat(pos, c.dec_start, axis=0)
-    counts = np.diff(np.r_[c.dec_start, c.n_edges]).astype(np.float64)
+    counts = np.diff(np.r_[c.dec_start, c.n_edges]).astype(pos.dtype)
     per = sums[c.edge_dec]
     uniform = (1.0 / counts)[c.edge_dec][:, None]
     out: FloatArray = np.where(per > 0, pos / np.where(per > 0, per, 1.0), uniform)
@@ -241,73 +313,96 @@ def reaches(c: Compiled, sigma: FloatArray, prior: FloatArray) -> FloatArray:
     """Reach of each edge for the player who takes it (row ``E``: the prior, for players who have not acted)."""
     r = np.empty((c.n_edges + 1, sigma.shape[1]), dtype=sigma.dtype)
     r[c.n_edges] = prior
-    for _, _, e_lo, e_hi in reversed(c.dec_levels):
+    for lv in reversed(c.levels):
+        _, _, e_lo, e_hi = (int(x) for x in lv["d"])
         r[e_lo:e_hi] = r[c.edge_prev[e_lo:e_hi]] * sigma[e_lo:e_hi]
     return r
 
 
-def terminal_values(c: Compiled, chance: Chance, reach: FloatArray) -> FloatArray:
-    """``V[t, p, h]``: player ``p``'s counterfactual value with class ``h`` at terminal ``t`` (in big blinds).
+@dataclass(slots=True)
+class Leaves:
+    """Values at the leaves of the slot tree: every terminal slot, and the folding player at every fold."""
 
-    ``V = Q_p · (const + P·α_k · Σ_j Z_pj / Y_j)`` with ``Y_j = J π_j`` the removal-weighted
-    reach of ``j``, ``Q_p = Π_{j≠p} Y_j`` and ``Z_pj = (J ∘ e'_pj) π_j``.
+    slots: FloatArray  # (n_slots, H): filled at the terminal slots
+    folds: FloatArray  # (folds, H): the value of the folding player just after its fold
+
+
+def terminal_values(c: Compiled, chance: Chance, reach: FloatArray) -> Leaves:
+    """Counterfactual values (big blinds) at the terminals and folds.
+
+    With ``Y_j = J π_j`` the removal-weighted reach of player ``j``:
+    a player ``p`` still in at terminal ``t`` gets ``Q_p · (const + P·α_k · Σ_j Z_pj / Y_j)``
+    with ``Q_p = Π_{j≠p} Y_j`` and ``Z_pj = (J ∘ e'_pj) π_j``; a player who folds
+    gets ``−chips in × Π_{j≠p} Y_j`` right at its fold.
     """
-    n = c.players
     h = chance.size
+    dtype = reach.dtype
     y_all = reach @ chance.removal  # J is symmetric
-    y = y_all[c.term_last]  # (T, N, H)
-    t_count = y.shape[0]
-    q = np.empty_like(y)
-    q[:, 0] = 1.0
-    for p in range(1, n):
-        np.multiply(q[:, p - 1], y[:, p - 1], out=q[:, p])
-    suffix = y[:, n - 1].copy()
-    for p in range(n - 2, -1, -1):
-        q[:, p] *= suffix
-        suffix *= y[:, p]
-    inner = np.empty_like(y)
-    inner[...] = c.term_const[:, :, None]
+    # product of the folded players' Y, node by node (top-down)
+    fp = np.ones((c.n_nodes, h), dtype=dtype)
+    fold_y = y_all[c.fold_edges]
+    is_fold_child = np.zeros(c.n_nodes, dtype=np.int64) - 1
+    is_fold_child[c.fold_child] = np.arange(len(c.fold_child))
+    for lv in reversed(c.levels):
+        _, _, e_lo, e_hi = (int(x) for x in lv["d"])
+        fp[e_lo + 1 : e_hi + 1] = fp[c.edge_parent_node[e_lo:e_hi]]
+        f = is_fold_child[e_lo + 1 : e_hi + 1]
+        hit = f >= 0
+        if hit.any():
+            rows = np.flatnonzero(hit) + e_lo + 1
+            fp[rows] *= fold_y[f[hit]]
+    values = np.zeros((c.n_slots, h), dtype=dtype)
+    inner = np.zeros((c.n_slots, h), dtype=dtype)
+    inner[c.term_slots] = c.slot_const[c.term_slots, None]
     if len(c.pair_z):
         z = np.concatenate([reach[edges] @ m for m, edges in c.z_groups], axis=0)
-        yflat = y.reshape(t_count * n, h)
-        denom = yflat[c.pair_tj]
-        ratio = np.divide(z[c.pair_z], denom, out=np.zeros_like(denom), where=denom > 1e-300)
-        sums = np.add.reduceat(ratio, c.pair_start, axis=0)
-        flat = inner.reshape(t_count * n, h)
-        flat[c.pair_tp] += c.term_scale.reshape(-1)[c.pair_tp, None] * sums
-    q *= inner
-    return q
+        denom = y_all[c.z_edges]
+        ratio = np.divide(z, denom, out=np.zeros_like(z), where=denom > 1e-30)
+        sums = np.add.reduceat(ratio[c.pair_z], c.pair_start, axis=0)
+        inner[c.pair_slot] += c.slot_scale[c.pair_slot, None] * sums
+    for t_nodes, t_slots, t_edges in c.term_groups:
+        k = t_slots.shape[1]
+        y = y_all[t_edges]  # (T, k, H)
+        base = fp[t_nodes]  # (T, H)
+        for i in range(k):
+            q = base.copy()
+            for j in range(k):
+                if j != i:
+                    q *= y[:, j]
+            values[t_slots[:, i]] = q * inner[t_slots[:, i]]
+    live_y = y_all[c.fold_live_edges]
+    prod = np.multiply.reduceat(live_y, c.fold_live_start, axis=0) if len(c.fold_edges) else live_y[:0]
+    folds = -c.fold_chips[:, None].astype(dtype) * fp[c.fold_parent] * prod
+    return Leaves(values, folds)
 
 
 def backward(
-    c: Compiled, sigma: FloatArray | None, term: FloatArray, *, best_response: bool = False
+    c: Compiled, sigma: FloatArray | None, leaves: Leaves, *, best_response: bool = False
 ) -> tuple[FloatArray, FloatArray | None]:
-    """Node values ``V[node, p, h]`` and (with ``sigma``) the acting player's instantaneous regrets per edge.
+    """Slot values (``(n_slots, H)``) and (with ``sigma``) the acting player's instantaneous regrets per edge.
 
     With ``best_response``, each player maximises over its actions at its own
     nodes (every player's best response at once, against the others' ``sigma``).
     """
-    n = c.players
-    h = term.shape[2]
-    values = np.zeros((c.n_nodes, n, h), dtype=term.dtype)
-    values[c.term_nodes] = term
-    regret = None if best_response or sigma is None else np.zeros((c.n_edges, h), dtype=term.dtype)
-    for d_lo, d_hi, e_lo, e_hi in c.dec_levels:
-        c_lo = int(c.edge_child[e_lo])
-        child = values[c_lo : c_lo + e_hi - e_lo]  # (E_d, N, H): breadth-first, the children are one block
-        starts = c.dec_start[d_lo:d_hi] - e_lo
-        total = np.add.reduceat(child, starts, axis=0)
-        eplayer = c.edge_player[e_lo:e_hi]
-        own = child[np.arange(e_hi - e_lo), eplayer]  # (E_d, H)
+    values = leaves.slots.copy()
+    h = values.shape[1]
+    regret = None if best_response or sigma is None else np.zeros((c.n_edges, h), dtype=values.dtype)
+    for lv in c.levels:
+        d_lo, d_hi, e_lo, e_hi = (int(x) for x in lv["d"])
+        own = values[lv["own_slot"]]
+        folds = lv["own_fold"] >= 0
+        if folds.any():
+            own[folds] = leaves.folds[lv["own_fold"][folds]]
         if best_response:
-            mine = np.maximum.reduceat(own, starts, axis=0)
+            mine = np.maximum.reduceat(own, lv["starts"], axis=0)
         else:
             assert sigma is not None
-            mine = np.add.reduceat(own * sigma[e_lo:e_hi], starts, axis=0)
+            mine = np.add.reduceat(own * sigma[e_lo:e_hi], lv["starts"], axis=0)
             if regret is not None:
                 regret[e_lo:e_hi] = own - mine[c.edge_dec[e_lo:e_hi] - d_lo]
-        total[np.arange(d_hi - d_lo), c.dec_player[d_lo:d_hi]] = mine
-        values[c.dec_nodes[d_lo:d_hi]] = total
+        values[c.dec_slot[d_lo:d_hi]] = mine
+        if len(lv["parent_slots"]):
+            values[lv["parent_slots"]] = np.add.reduceat(values[lv["child_slots"]], lv["seg"], axis=0)
     return values, regret
 
 
@@ -334,24 +429,108 @@ def exploitability(c: Compiled, chance: Chance, sigma: FloatArray) -> Exploitabi
     chance = chance.astype(np.float64)
     sigma = sigma.astype(np.float64)
     reach = reaches(c, sigma, chance.prior)
-    term = terminal_values(c, chance, reach)
-    on, _ = backward(c, sigma, term)
-    br, _ = backward(c, sigma, term, best_response=True)
+    leaves = terminal_values(c, chance, reach)
+    on, _ = backward(c, sigma, leaves)
+    br, _ = backward(c, sigma, leaves, best_response=True)
     w = chance.prior
-    vals = tuple(float(on[0, p] @ w) for p in range(c.players))
-    best = tuple(float(br[0, p] @ w) for p in range(c.players))
+    vals = tuple(float(on[c.root_slots[p]] @ w) for p in range(c.players))
+    best = tuple(float(br[c.root_slots[p]] @ w) for p in range(c.players))
     return Exploitability(vals, best)
 
 
 @dataclass(slots=True)
 class SolveResult:
-    """The average strategy (per edge and class), its measured exploitability and the trace of the solve."""
+    """The strategy to ship (per edge and class), its measured exploitability and the trace of the solve.
+
+    ``strategy`` is the average strategy, except at the few information sets the
+    player never reaches under it (a class it never brings to that node), where
+    the average is undefined and the final regret-matching strategy — a best
+    response in the making, since counterfactual regrets do not depend on one's
+    own reach — is used instead.  Those information sets do not change any
+    value, so the exploitability of ``strategy`` is that of the average.
+    """
 
     compiled: Compiled
-    average: FloatArray
+    strategy: FloatArray
     iterations: int
     final: Exploitability
     trace: list[tuple[int, float]]
+    unreached: float  # share of (node, class) information sets filled from the final current strategy
+
+
+def blend_unreached(c: Compiled, weights: FloatArray, current: FloatArray, tolerance: float = 1e-9) -> tuple[
+    FloatArray, float
+]:
+    """The average strategy, with the current strategy where an information set's average weight is (nearly) nil."""
+    total = np.add.reduceat(weights, c.dec_start, axis=0)  # (D, H)
+    top = total.max(axis=1, keepdims=True)
+    empty = total <= tolerance * np.maximum(top, 1e-300)
+    avg = normalise(c, weights)
+    out: FloatArray = np.where(empty[c.edge_dec], current, avg)
+    return out, float(empty.mean())
+
+
+def solve_tree(
+    tree: Tree,
+    chance: Chance,
+    iterations: int,
+    *,
+    model: PayoffModel | None = None,
+    check_every: int = 0,
+    target_mbb: float = 0.0,
+    progress: Callable[[int, float], None] | None = None,
+    alternating: bool = False,
+) -> SolveResult:
+    """Run DCFR on a tree for ``iterations`` iterations (stopping early once a check reaches ``target_mbb``).
+
+    The iterations run in single precision; the exploitability checks and the
+    final measurement in double precision.
+    """
+    model = model or PayoffModel()
+    exact = chance.astype(np.float64)
+    fast = chance.astype(np.float32)
+    c = compile_tree(tree, fast, model)
+    c64 = compile_tree(tree, exact, model)
+    h = chance.size
+    regret = np.zeros((c.n_edges, h), dtype=np.float32)
+    avg = np.zeros((c.n_edges, h), dtype=np.float64)
+    trace: list[tuple[int, float]] = []
+    done = 0
+    turns: list[npt.NDArray[np.bool_] | None] = (
+        [c.edge_player == p for p in range(c.players)] if alternating else [None]
+    )
+    for t in range(1, iterations + 1):
+        ta = t**DCFR_ALPHA
+        tb = t**DCFR_BETA
+        for mask in turns:
+            sigma = regret_matching(c, regret)
+            reach = reaches(c, sigma, fast.prior)
+            term = terminal_values(c, fast, reach)
+            _, inst = backward(c, sigma, term)
+            assert inst is not None
+            own = reach[c.dec_own][c.edge_dec]
+            if mask is None:
+                regret += inst
+                regret *= np.where(regret > 0, np.float32(ta / (ta + 1)), np.float32(tb / (tb + 1)))
+                avg += (t**DCFR_GAMMA) * (own * sigma)
+            else:
+                r = regret[mask] + inst[mask]
+                regret[mask] = r * np.where(r > 0, np.float32(ta / (ta + 1)), np.float32(tb / (tb + 1)))
+                avg[mask] += (t**DCFR_GAMMA) * (own[mask] * sigma[mask])
+        done = t
+        if check_every and t % check_every == 0 and t < iterations:
+            ex = exploitability(c64, exact, normalise(c, avg))
+            trace.append((t, ex.mbb))
+            if progress is not None:
+                progress(t, ex.mbb)
+            if ex.mbb <= target_mbb:
+                break
+    strategy, unreached = blend_unreached(c, avg, regret_matching(c, regret).astype(np.float64))
+    final = exploitability(c64, exact, strategy)
+    trace.append((done, final.mbb))
+    if progress is not None:
+        progress(done, final.mbb)
+    return SolveResult(c64, strategy, done, final, trace, unreached)
 
 
 def solve(
@@ -363,40 +542,16 @@ def solve(
     check_every: int = 0,
     target_mbb: float = 0.0,
     progress: Callable[[int, float], None] | None = None,
+    alternating: bool = False,
 ) -> SolveResult:
-    """Run DCFR for ``iterations`` iterations (stopping early once a check reaches ``target_mbb``)."""
-    model = model or PayoffModel()
-    exact = chance
-    chance = chance.astype(np.float32)
-    c = compile_tree(build_tree(spec), chance, model)
-    h = chance.size
-    regret = np.zeros((c.n_edges, h), dtype=np.float32)
-    avg = np.zeros((c.n_edges, h), dtype=np.float64)
-    c64 = compile_tree(c.tree, exact.astype(np.float64), model)
-    trace: list[tuple[int, float]] = []
-    done = 0
-    for t in range(1, iterations + 1):
-        sigma = regret_matching(c, regret)
-        reach = reaches(c, sigma, chance.prior)
-        term = terminal_values(c, chance, reach)
-        _, inst = backward(c, sigma, term)
-        assert inst is not None
-        regret += inst
-        ta = t**DCFR_ALPHA
-        tb = t**DCFR_BETA
-        regret *= np.where(regret > 0, np.float32(ta / (ta + 1)), np.float32(tb / (tb + 1)))
-        own = reach[c.dec_own][c.edge_dec]
-        avg += (t**DCFR_GAMMA) * (own * sigma)
-        done = t
-        if check_every and (t % check_every == 0 or t == iterations):
-            ex = exploitability(c64, exact, normalise(c, avg))
-            trace.append((t, ex.mbb))
-            if progress is not None:
-                progress(t, ex.mbb)
-            if ex.mbb <= target_mbb:
-                break
-    average = normalise(c, avg)
-    final = exploitability(c64, exact, average)
-    if not trace or trace[-1][0] != done:
-        trace.append((done, final.mbb))
-    return SolveResult(c, average, done, final, trace)
+    """Build the abstract game of ``spec`` and solve it (see :func:`solve_tree`)."""
+    return solve_tree(
+        build_tree(spec),
+        chance,
+        iterations,
+        model=model,
+        check_every=check_every,
+        target_mbb=target_mbb,
+        progress=progress,
+        alternating=alternating,
+    )

@@ -49,8 +49,11 @@ A_MAX = 0.3
 SPR_HALF = 3.0
 B_STEP = 0.025  # realisation biases are rounded to this grid (a handful of distinct matrices per tree)
 
-# Fitted by ``scripts/solve_preflop.py calibrate`` (see docs/strategy.md); keys are players at showdown.
-ALPHA: dict[int, float] = {2: 1.0, 3: 0.55, 4: 0.40, 5: 0.32, 6: 0.27}
+# Fitted by ``scripts/solve_preflop.py calibrate --decks 2,3,4,5,6 --players 3,4 --tuples 3000`` (seed 20261223,
+# 4,000 deals a tuple; docs/strategy.md): decks -> α_3, α_4.  Five- and six-way pots (never in the shipped trees)
+# would use 2/k.
+ALPHA3: dict[int, float] = {2: 0.4412, 3: 0.4461, 4: 0.4480, 5: 0.4529, 6: 0.4578}
+ALPHA4: dict[int, float] = {2: 0.2490, 3: 0.2561, 4: 0.2585, 5: 0.2618, 6: 0.2614}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +64,14 @@ class PayoffModel:
     a_max: float = A_MAX
     spr_half: float = SPR_HALF
     b_step: float = B_STEP
-    alpha3: float = ALPHA[3]
-    alpha4: float = ALPHA[4]
+    alpha3: float = ALPHA3[2]
+    alpha4: float = ALPHA4[2]
+
+    @classmethod
+    def for_decks(cls, decks: int) -> PayoffModel:
+        """The shipped model at a deck count (its fitted ``α_3``, ``α_4``)."""
+        d = min(max(decks, min(ALPHA3)), max(ALPHA3))
+        return cls(alpha3=ALPHA3[d], alpha4=ALPHA4[d])
 
     def alpha(self, k: int) -> float:
         if k <= 2:
@@ -71,7 +80,7 @@ class PayoffModel:
             return self.alpha3
         if k == 4:
             return self.alpha4
-        return ALPHA.get(k, 2.0 / k)
+        return 2.0 / k
 
     def bias(self, spr: float) -> float:
         """``b(spr)`` rounded to the grid (0 when nothing is behind)."""

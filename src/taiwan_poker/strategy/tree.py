@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 SMALL_BLIND = 0.5
 BIG_BLIND = 1.0
@@ -299,8 +300,9 @@ class Tree:
         return [n for n in self.nodes if n.is_terminal]
 
 
+@lru_cache(maxsize=64)
 def build_tree(spec: GameSpec) -> Tree:
-    """Lay out the whole tree breadth-first (so depth never decreases with the index)."""
+    """Lay out the whole tree breadth-first (so depth never decreases with the index); remembered, it is immutable."""
     nodes: list[Node] = []
     root = initial_state(spec)
     queue: list[tuple[State, int, int]] = [(root, -1, 0)]
@@ -315,10 +317,6 @@ def build_tree(spec: GameSpec) -> Tree:
             continue
         p = s.pending[0]
         acts = legal_actions(spec, s, p)
-        if len(acts) == 1:  # a forced move (a fold past the caller caps) is no decision
-            queue[head - 1] = (apply(spec, s, p, acts[0]), parent, depth)
-            head -= 1
-            continue
         first = len(queue)
         for a in acts:
             queue.append((apply(spec, s, p, a), index, depth + 1))
