@@ -146,6 +146,11 @@ def _grid(args: argparse.Namespace) -> list[tuple[int, int, float]]:
     return [(d, n, float(s)) for d in args.decks for n in args.players for s in args.stacks]
 
 
+def _finite(d: dict[str, object]) -> dict[str, object]:
+    """JSON has no infinity: an unlimited setting is written as null."""
+    return {k: (None if isinstance(v, float) and v == float("inf") else v) for k, v in d.items()}
+
+
 def cmd_pack(args: argparse.Namespace) -> None:
     from dataclasses import asdict
 
@@ -190,7 +195,9 @@ def cmd_pack(args: argparse.Namespace) -> None:
             "alpha4": ALPHA4,
             "calibration_seed": 20261223,
         },
-        "sizing": {str(n): {str(int(s)): asdict(sizing_for(n, s)) for s in args.stacks} for n in args.players},
+        "sizing": {
+            str(n): {str(int(s)): _finite(asdict(sizing_for(n, s))) for s in args.stacks} for n in args.players
+        },
         "seed": mats.seed,
     }
     arrays, doc = pack(solved, common)

@@ -50,14 +50,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from ..cards import Card, parse_card
 from .classes import CLASSES, class_index, class_of_faces, class_weights
 from .tables import SolvedTable, load_tables, solved_table
-from .tree import BIG_BLIND, POSITION_NAMES, SMALL_BLIND, GameSpec, Kind, Node, TerminalKind
+from .tree import BIG_BLIND, POSITION_NAMES, SMALL_BLIND, Kind, Node
 
 SOLVED_STACKS: tuple[float, ...] = (10.0, 20.0, 40.0, 100.0, 200.0)
 ALLIN_SHARE = 0.9  # a translated raise to this share of the stack or more becomes all-in
+
+
+History = Sequence["PreflopAction | tuple[object, ...]"]
 
 
 class PreflopLookupError(ValueError):
@@ -243,33 +247,57 @@ def _raise_readings(table: SolvedTable, node: Node, real: _Real, p: int, to: flo
         pa = _phm(lo[0], hi[0], f_real)
         first_low = rng.random() < pa if rng is not None else pa >= 0.5
         pair = [lo, hi] if first_low else [hi, lo]
-        note = f"read as {pair[0][2]} (pseudo-harmonic {pa if first_low else 1 - pa:.2f})"
+        exact = abs(pair[0][0] - f_real) <= 0.02 * max(f_real, 0.05)
+        note = None if exact else f"read as {pair[0][2]} (pseudo-harmonic {pa if first_low else 1 - pa:.2f})"
         out.append(_Reading(pair[0][1], note))
         out.append(_Reading(pair[1][1], f"read as {pair[1][2]} (the other side of the pseudo-harmonic mapping)"))
     rest = sorted(options, key=lambda o: abs(o[0] - f_real))
     for o in rest:
         if all(r.child != o[1] for r in out):
-            out.append(_Reading(o[1], f"read as {o[2]} (nearest size left)"))
+            exact = not out and abs(o[0] - f_real) <= 0.02 * max(f_real, 0.05)
+            out.append(_Reading(o[1], None if exact else f"read as {o[2]} (the nearest size)"))
     return out
 
 
-def _walk(table: SolvedTable, history: Sequence[tuple[int, str, float]], i: int, node: Node, real: _Real,
-          hero: int, stack: float, path: tuple[str, ...], notes: tuple[str, ...], limpers: frozenset[int],
-          rng: random.Random | None) -> tuple[Node, _Real, tuple[str, ...], tuple[str, ...]] | None:
+@dataclass(slots=True)
+class _Search:
+    table: SolvedTable
+    history: Sequence[tuple[int, str, float]]
+    hero: int
+    stack: float
+    rng: random.Random | None
+    dead: set[tuple[int, int]]  # (history index, node) pairs known to lead nowhere
+
+
+def _walk(
+    sr: _Search, i: int, node: Node, real: _Real, path: tuple[str, ...], notes: tuple[str, ...]
+) -> tuple[Node, _Real, tuple[str, ...], tuple[str, ...]] | None:
+    if (i, node.index) in sr.dead:
+        return None
+    found = _step(sr, i, node, real, path, notes)
+    if found is None:
+        sr.dead.add((i, node.index))
+    return found
+
+
+def _step(
+    sr: _Search, i: int, node: Node, real: _Real, path: tuple[str, ...], notes: tuple[str, ...]
+) -> tuple[Node, _Real, tuple[str, ...], tuple[str, ...]] | None:
+    table = sr.table
     names = positions(table.spec.players)
-    if i == len(history):
-        if node.terminal is None and node.player == hero:
+    if i == len(sr.history):
+        if node.terminal is None and node.player == sr.hero and table.stored(node.index):
             return node, real, path, notes
         return None
-    p, kind, to = history[i]
-    if kind in ("call",):
+    p, kind, to = sr.history[i]
+    if kind == "call":
         to = real.level
-    nxt = real if kind in ("fold", "check") else real.after(p, min(to, stack))
+    nxt = real if kind in ("fold", "check") else real.after(p, min(to, sr.stack))
     if node.terminal is not None or node.state.folded[p]:
         # the abstract game has this player out already (caps, a limp read as a fold): skip what it does
         if node.state.folded[p] and kind in ("fold", "check", "call"):
-            return _walk(table, history, i + 1, node, nxt, hero, stack, path,
-                         (*notes, f"{names[p]} {kind} skipped (out of the abstract hand)"), limpers, rng)
+            note = f"{names[p]} {kind} skipped (out of the abstract hand)"
+            return _walk(sr, i + 1, node, nxt, path, notes if kind == "fold" else (*notes, note))
         return None
     if node.player != p:
         return None
@@ -285,27 +313,35 @@ def _walk(table: SolvedTable, history: Sequence[tuple[int, str, float]], i: int,
     elif kind in ("check", "call"):
         if Kind.CALL in by_kind:
             readings.append(_Reading(by_kind[Kind.CALL], None))
-        elif s.raises == 0:
+            if Kind.FOLD in by_kind:
+                readings.append(_Reading(by_kind[Kind.FOLD], "read as a fold (the line is too rare to be shipped)"))
+        elif s.raises == 0 and Kind.FOLD in by_kind:
             readings.append(_Reading(by_kind[Kind.FOLD], "limp read as a fold (its chip is dead money)"))
             raises = [(a.to, c) for a, c in zip(acts, node.children, strict=True) if a.kind is Kind.RAISE]
             if raises:
                 readings.append(_Reading(min(raises)[1], "limp read as the smallest open"))
-        else:
-            readings.append(_Reading(by_kind.get(Kind.FOLD, node.children[0]), "a call beyond the caps read as a fold"))
+        elif Kind.FOLD in by_kind:
+            readings.append(_Reading(by_kind[Kind.FOLD], "a call beyond the abstract game's caps read as a fold"))
     else:
-        readings = _raise_readings(table, node, real, p, min(to, stack), kind == "allin", stack, rng)
+        readings = _raise_readings(table, node, real, p, min(to, sr.stack), kind == "allin", sr.stack, sr.rng)
     for r in readings:
-        child = table.tree.nodes[r.child]
         a = acts[node.children.index(r.child)]
         label = f"{names[p]} {a.label(s.level, s.contrib[p])}"
-        got = _walk(table, history, i + 1, child, nxt, hero, stack, (*path, label),
-                    notes if r.note is None else (*notes, f"{names[p]} {kind} {to:g}: {r.note}"), limpers, rng)
+        more = notes if r.note is None else (*notes, f"{names[p]} {kind}{f' {to:g}' if to else ''}: {r.note}")
+        got = _walk(sr, i + 1, table.tree.nodes[r.child], nxt, (*path, label), more)
         if got is not None:
             return got
     return None
 
 
-History = Sequence[PreflopAction | tuple[object, ...]]
+def _find(
+    table: SolvedTable, history: Sequence[tuple[int, str, float]], hero: int, stack: float, rng: random.Random | None
+) -> tuple[Node, _Real, tuple[str, ...], tuple[str, ...]]:
+    search = _Search(table, history, hero, stack, rng, set())
+    found = _walk(search, 0, table.tree.nodes[0], _blinds(table.spec.players), (), ())
+    if found is None:
+        raise PreflopLookupError("no abstract decision of this position matches the history")
+    return found
 
 
 def _normalise_history(players: int, history: History) -> list[tuple[int, str, float]]:
@@ -343,7 +379,7 @@ def lookup(
     players: int,
     stack_bb: float,
     position: int | str,
-    history: Sequence[PreflopAction | tuple[object, ...]],
+    history: History,
     hand: str | Sequence[Card],
     *,
     rng: random.Random | None = None,
@@ -356,11 +392,7 @@ def lookup(
     if name.endswith("=") and decks < 2:
         raise PreflopLookupError(f"{name} (two identical cards) needs two decks or more")
     table = solved_table(d, players, stack)
-    hist = _normalise_history(players, history)
-    found = _walk(table, hist, 0, table.tree.nodes[0], _blinds(players), hero, stack_bb, (), (), frozenset(), rng)
-    if found is None:
-        raise PreflopLookupError("no abstract decision of this position matches the history")
-    node, real, path, notes = found
+    node, real, path, notes = _find(table, _normalise_history(players, history), hero, stack_bb, rng)
     probs = table.node_strategy(node.index)[:, class_index(name)]
     s = node.state
     pot_a = sum(s.contrib)
@@ -392,7 +424,7 @@ def distribution(
     players: int,
     stack_bb: float,
     position: int | str,
-    history: Sequence[PreflopAction | tuple[object, ...]],
+    history: History,
     hand: str | Sequence[Card],
     *,
     rng: random.Random | None = None,
@@ -401,27 +433,13 @@ def distribution(
     return lookup(decks, players, stack_bb, position, history, hand, rng=rng).as_tuples()
 
 
-def ranges(
-    decks: int,
-    players: int,
-    stack_bb: float,
-    position: int | str,
-    history: Sequence[PreflopAction | tuple[object, ...]],
-) -> dict[str, dict[str, float]]:
-    """What the solved strategy holds at the hero's node: per position still in, its class distribution (sums to 1).
-
-    The prior of each class times the probability of every action that
-    position took on the matched path (a player's range as the table reads it).
-    """
+def _node_and_reach(
+    decks: int, players: int, stack_bb: float, position: int | str, history: History
+) -> tuple[SolvedTable, Node, _Real, npt.NDArray[np.float64]]:
     d = table_decks(decks)
-    stack = nearest_stack(stack_bb)
     hero = position_index(players, position)
-    table = solved_table(d, players, stack)
-    hist = _normalise_history(players, history)
-    found = _walk(table, hist, 0, table.tree.nodes[0], _blinds(players), hero, stack_bb, (), (), frozenset(), None)
-    if found is None:
-        raise PreflopLookupError("no abstract decision of this position matches the history")
-    node = found[0]
+    table = solved_table(d, players, nearest_stack(stack_bb))
+    node, real, _, _ = _find(table, _normalise_history(players, history), hero, stack_bb, None)
     reach = np.tile(class_weights(d), (players, 1))
     chain: list[int] = []
     n = node
@@ -432,6 +450,18 @@ def ranges(
         parent = table.tree.nodes[table.tree.nodes[child].parent]
         row = table.node_strategy(parent.index)[parent.children.index(child)]
         reach[parent.player] *= row
+    return table, node, real, reach
+
+
+def ranges(
+    decks: int, players: int, stack_bb: float, position: int | str, history: History
+) -> dict[str, dict[str, float]]:
+    """What the solved strategy holds at the hero's node: per position still in, its class distribution (sums to 1).
+
+    The prior of each class times the probability of every action that
+    position took on the matched path (a player's range as the table reads it).
+    """
+    _, node, _, reach = _node_and_reach(decks, players, stack_bb, position, history)
     names = positions(players)
     out: dict[str, dict[str, float]] = {}
     for p in range(players):
@@ -443,9 +473,22 @@ def ranges(
     return out
 
 
+def frequencies(
+    decks: int, players: int, stack_bb: float, position: int | str, history: History
+) -> dict[str, float]:
+    """How often the hero's whole range at this node takes each action (e.g. ``{"fold": 0.31, "call": 0.55, …}``).
+
+    Keys are the abstract action labels (``fold``, ``check``, ``call``, ``raise 7.5``, ``allin``).
+    """
+    table, node, _, reach = _node_and_reach(decks, players, stack_bb, position, history)
+    mine = reach[node.player]
+    probs = table.node_strategy(node.index).astype(np.float64)
+    weights = probs @ mine / max(float(mine.sum()), 1e-300)
+    s = node.state
+    return {a.label(s.level, s.contrib[node.player]): float(w) for a, w in zip(node.actions, weights, strict=True)}
+
+
 def covered() -> tuple[list[int], list[int], list[float]]:
     """The shipped grid: deck counts, player counts, stacks."""
     return load_tables().grid()
 
-
-_ = (GameSpec, TerminalKind)

@@ -1,11 +1,16 @@
 """The shipped solved tables: how a solved strategy is packed into package data and read back.
 
-One table per ``(decks, players, stack)``: the strategy of every edge of the
-abstract tree (:func:`.tree.build_tree` of ``GameSpec(players, stack)``, edges
-in the tree's breadth-first order) for each of the 182 classes, as ``uint8``
-counts out of 255 per node and class (rounded by largest remainders, so each
-node's actions add up to exactly 255).  The tree is not stored: it is rebuilt
-from its spec and checked against a fingerprint of its actions.
+One table per ``(decks, players, stack)``: the strategy of the decision
+nodes of the abstract tree (:func:`.tree.build_tree` of ``GameSpec(players,
+stack)``, in the tree's breadth-first order) for each of the 182 classes, as
+``uint8`` counts out of 255 per node and class (rounded by largest remainders,
+so each node's actions add up to exactly 255; the last action's count is not
+stored, it is what is left).  Only nodes that matter are stored: nodes with
+two actions or more whose *public reach* — the chance that the node comes up
+at all when everyone plays the table (the product of each player's reach
+summed over its classes) — is at least :data:`MIN_REACH`; ``kept`` marks
+them.  The tree is not stored: it is rebuilt from its spec and checked
+against a fingerprint of its actions.
 
 ``taiwan_poker/data/preflop_strategy.npz`` holds the arrays (key
 ``d{decks}_p{players}_s{stack}``), ``preflop_strategy.json`` how each was solved:
@@ -25,13 +30,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .classes import N_CLASSES
+from .classes import N_CLASSES, class_weights
 from .tree import GameSpec, Tree, build_tree
 
 STRATEGY_FILE = "preflop_strategy.npz"
 META_FILE = "preflop_strategy.json"
 TABLE_FORMAT = 1
 SCALE = 255
+MIN_REACH = 1e-6  # nodes reached less often than once in a million hands are not shipped
 
 
 class TableError(ValueError):
@@ -83,6 +89,61 @@ def decode(counts: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     return out
 
 
+def public_reach(tree: Tree, strategy: npt.NDArray[np.floating[Any]], prior: npt.NDArray[np.floating[Any]]) -> (
+    npt.NDArray[np.float64]
+):
+    """Per node, the chance it comes up when everyone follows ``strategy`` (card removal between hands ignored)."""
+    n = tree.spec.players
+    starts = node_starts(tree)
+    row = {nd.index: i for i, nd in enumerate(n_ for n_ in tree.nodes if not n_.is_terminal)}
+    reach = np.zeros((len(tree.nodes), n, len(prior)))
+    reach[0] = prior
+    out = np.zeros(len(tree.nodes))
+    for nd in tree.nodes:
+        out[nd.index] = float(np.prod(reach[nd.index].sum(axis=1)))
+        if nd.is_terminal:
+            continue
+        lo = int(starts[row[nd.index]])
+        for k, c in enumerate(nd.children):
+            reach[c] = reach[nd.index]
+            reach[c, nd.player] = reach[nd.index, nd.player] * strategy[lo + k]
+    return out
+
+
+def kept_nodes(tree: Tree, reach: npt.NDArray[np.float64], min_reach: float = MIN_REACH) -> npt.NDArray[np.bool_]:
+    """Which decision nodes (in decision order) are shipped."""
+    decisions = [nd for nd in tree.nodes if not nd.is_terminal]
+    return np.array([len(nd.actions) > 1 and reach[nd.index] >= min_reach for nd in decisions], dtype=bool)
+
+
+def compress(tree: Tree, counts: npt.NDArray[np.uint8], kept: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
+    """The rows shipped: every action but the last, of the kept nodes."""
+    starts = node_starts(tree)
+    sizes = np.diff(np.r_[starts, len(counts)])
+    rows = [np.arange(starts[i], starts[i] + sizes[i] - 1) for i in np.flatnonzero(kept)]
+    index = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+    out: npt.NDArray[np.uint8] = counts[index]
+    return out
+
+
+def expand(tree: Tree, rows: npt.NDArray[np.uint8], kept: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
+    """Undo :func:`compress`: the full ``(edges, classes)`` counts (zeros at nodes not shipped)."""
+    starts = node_starts(tree)
+    total = sum(len(nd.actions) for nd in tree.nodes)
+    sizes = np.diff(np.r_[starts, total])
+    out = np.zeros((total, rows.shape[1] if rows.ndim == 2 else N_CLASSES), dtype=np.int64)
+    at = 0
+    for i in np.flatnonzero(kept):
+        lo, size = int(starts[i]), int(sizes[i])
+        block = rows[at : at + size - 1].astype(np.int64)
+        out[lo : lo + size - 1] = block
+        out[lo + size - 1] = SCALE - block.sum(axis=0)
+        at += size - 1
+    if at != len(rows) or (out < 0).any():
+        raise TableError("the stored rows do not fit the tree")
+    return out.astype(np.uint8)
+
+
 @dataclass(frozen=True, slots=True)
 class SolvedTable:
     """One solved game: its tree, the strategy per edge and class, and how it was solved."""
@@ -90,16 +151,26 @@ class SolvedTable:
     key: str
     spec: GameSpec
     tree: Tree
-    strategy: npt.NDArray[np.float32]  # (edges, classes)
+    counts: npt.NDArray[np.uint8]  # (edges, classes), out of 255
+    kept: npt.NDArray[np.bool_]  # per decision node: shipped
     starts: npt.NDArray[np.int64]  # first edge row of each decision node (node order)
     decision_row: dict[int, int]  # node index -> its position among the decisions
     meta: dict[str, Any]
 
+    def stored(self, node: int) -> bool:
+        """Whether the table has a strategy for this decision node (one-action nodes always do)."""
+        d = self.decision_row.get(node)
+        return d is not None and (bool(self.kept[d]) or len(self.tree.nodes[node].actions) == 1)
+
     def node_strategy(self, node: int) -> npt.NDArray[np.float32]:
-        """``(actions, classes)`` probabilities at a decision node."""
-        d = self.decision_row[node]
-        lo = int(self.starts[d])
-        return self.strategy[lo : lo + len(self.tree.nodes[node].actions)]
+        """``(actions, classes)`` probabilities at a decision node (each column adds up to 1)."""
+        if not self.stored(node):
+            raise TableError(f"node {node} of {self.key} is not shipped (reached less than once in a million hands)")
+        size = len(self.tree.nodes[node].actions)
+        if size == 1:
+            return np.ones((1, N_CLASSES), dtype=np.float32)
+        lo = int(self.starts[self.decision_row[node]])
+        return decode(self.counts[lo : lo + size])
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +182,7 @@ class TableSet:
 
     @property
     def keys(self) -> list[str]:
-        return sorted(self.arrays)
+        return sorted(self.meta["tables"])
 
     def grid(self) -> tuple[list[int], list[int], list[float]]:
         tables = self.meta["tables"].values()
@@ -132,9 +203,22 @@ def pack(tables: Solved, common: dict[str, Any]) -> Packed:
     metas: dict[str, Any] = {}
     for key, (spec, strategy, meta) in sorted(tables.items()):
         tree = build_tree(spec)
-        arrays[key] = encode(tree, strategy)
-        metas[key] = {**meta, "fingerprint": fingerprint(tree)}
-    return arrays, {"format": TABLE_FORMAT, **common, "tables": metas}
+        counts = encode(tree, strategy)
+        reach = public_reach(tree, decode(counts), class_weights(int(meta["decks"])))
+        kept = kept_nodes(tree, reach)
+        arrays[key] = compress(tree, counts, kept)
+        arrays[f"{key}_kept"] = np.packbits(kept)
+        decisions = [nd for nd in tree.nodes if not nd.is_terminal]
+        dropped = [nd.index for nd, k in zip(decisions, kept, strict=True) if not k and len(nd.actions) > 1]
+        metas[key] = {
+            **meta,
+            "fingerprint": fingerprint(tree),
+            "nodes_shipped": int(kept.sum()),
+            "nodes_one_action": sum(1 for nd in decisions if len(nd.actions) == 1),
+            "nodes_dropped": len(dropped),
+            "reach_dropped": float(reach[dropped].sum()),
+        }
+    return arrays, {"format": TABLE_FORMAT, **common, "min_reach": MIN_REACH, "tables": metas}
 
 
 def read_tables(npz: bytes, meta_text: str) -> TableSet:
@@ -163,17 +247,17 @@ def solved_table(decks: int, players: int, stack: float) -> SolvedTable:
     """One shipped table, with its tree rebuilt and checked (remembered for the 32 most recent)."""
     tables = load_tables()
     key = table_key(decks, players, stack)
-    if key not in tables.arrays:
+    if key not in tables.arrays or f"{key}_kept" not in tables.arrays:
         raise TableError(f"no solved table {key}")
     spec = GameSpec(players, stack)
     tree = build_tree(spec)
     meta = tables.meta["tables"][key]
     if meta.get("fingerprint") != fingerprint(tree):
         raise TableError(f"the table {key} was solved on another tree than this code builds")
-    counts = tables.arrays[key]
-    if counts.shape != (sum(len(n.actions) for n in tree.nodes), N_CLASSES):
-        raise TableError(f"the table {key} has shape {counts.shape}")
     decisions = [n.index for n in tree.nodes if not n.is_terminal]
-    return SolvedTable(
-        key, spec, tree, decode(counts), node_starts(tree), {n: i for i, n in enumerate(decisions)}, meta
-    )
+    kept = np.unpackbits(tables.arrays[f"{key}_kept"])[: len(decisions)].astype(bool)
+    rows = tables.arrays[key]
+    if rows.ndim != 2 or rows.shape[1] != N_CLASSES:
+        raise TableError(f"the table {key} has shape {rows.shape}")
+    counts = expand(tree, rows, kept)
+    return SolvedTable(key, spec, tree, counts, kept, node_starts(tree), {n: i for i, n in enumerate(decisions)}, meta)

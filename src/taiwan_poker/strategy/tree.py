@@ -17,7 +17,14 @@ The actions (:class:`Sizing`): fold, call or check, a few raise sizes, all-in.
 * After ``sized_raises`` raises only all-in is left, and no more than
   ``max_raises`` raises in all.
 * A sized raise to ``allin_threshold`` of the stack or more is not offered
-  (all-in is); all-in is offered whenever the stack covers more than a call.
+  (all-in is).  All-in is offered whenever the stack covers more than a call,
+  except from four players up where it needs a stack of at most 25 BB, or at
+  most 8 pots (counting the call), or no sized raise left: no 100-BB open
+  shoves.
+* From four players up at most two players call a raise and one a re-raise
+  (the others fold or raise), and an all-in is called by at most one player
+  from 40 BB up (two below); heads-up and three-handed there are no such caps
+  beyond the three-way pot itself.
 
 Everything is in big blinds.  :func:`build_tree` lays the game out as a flat
 list of nodes; the node order is deterministic, so a table of strategies stored
@@ -83,7 +90,8 @@ class Sizing:
     sb_limp: bool = True
     max_callers: tuple[int, ...] = (2, 1)  # callers allowed at raise level 1, 2, … (the last repeats)
     max_allin_players: int = 3
-    allin_pot_multiple: float = float("inf")
+    allin_pot_multiple: float = float("inf")  # all-in offered when the stack is at most this many pots (after a call)
+    allin_always_below: float = 25.0  # … and always when the stack is this many big blinds or fewer
 
 
 def default_sizing(players: int) -> Sizing:
@@ -97,7 +105,7 @@ def default_sizing(players: int) -> Sizing:
             sized_raises=3,
             max_raises=5,
         )
-    return Sizing(allin_pot_multiple=6.0)
+    return Sizing(allin_pot_multiple=8.0)
 
 
 def sizing_for(players: int, stack: float) -> Sizing:
@@ -250,7 +258,9 @@ def legal_actions(spec: GameSpec, s: State, p: int) -> tuple[Act, ...]:
     if s.raises < spec.z.max_raises and stack > s.level:
         out += [Act(Kind.RAISE, x) for x in raise_targets(spec, s, p)]
         pot = sum(s.contrib)
-        if stack <= spec.z.allin_pot_multiple * (pot + s.level - mine) or (len(out) <= 2 and s.raises >= 2):
+        z = spec.z
+        cheap = stack <= z.allin_always_below or stack <= z.allin_pot_multiple * (pot + s.level - mine)
+        if cheap or (len(out) <= 2 and s.raises >= 2):
             out.append(Act(Kind.ALLIN, stack))
     return tuple(out)
 
