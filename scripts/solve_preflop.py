@@ -37,7 +37,12 @@ DATA = ROOT / "src" / "taiwan_poker" / "data"
 DEFAULT_WORK = Path("/tmp/taiwan_poker_preflop")
 STACKS = (10, 20, 40, 100, 200)
 PLAYERS = (2, 3, 4, 5, 6)
-ITERATIONS = {2: 4000, 3: 2000, 4: 1500, 5: 1000, 6: 1000}  # per player count
+ITERATIONS = {2: 4000, 3: 2000, 4: 1500, 5: 1000, 6: 1000}  # per player count …
+DEEP_SIX_ITERATIONS = 800  # … but six-handed at 100 BB and more (the largest trees)
+
+
+def iterations_for(players: int, stack: float) -> int:
+    return DEEP_SIX_ITERATIONS if players == 6 and stack >= 100 else ITERATIONS[players]
 
 
 def _ints(text: str) -> list[int]:
@@ -138,7 +143,7 @@ def cmd_solve(args: argparse.Namespace) -> None:
     for d in args.decks:
         for n in args.players:
             for stack in args.stacks:
-                iterations = args.iterations or ITERATIONS[n]
+                iterations = args.iterations or iterations_for(n, stack)
                 _solve_one(d, n, float(stack), iterations, work, args.check_every)
 
 
@@ -163,8 +168,11 @@ def cmd_pack(args: argparse.Namespace) -> None:
     solved = {}
     for d, n, stack in _grid(args):
         key = f"d{d}_p{n}_s{stack:g}"
-        iterations = args.iterations or ITERATIONS[n]
+        iterations = args.iterations or iterations_for(n, stack)
         part = work / f"solve_{key}_i{iterations}.npz"
+        if not part.with_suffix(".json").exists():
+            print(f"{key}: not solved, left out")
+            continue
         meta = json.loads(part.with_suffix(".json").read_text())
         with np.load(part) as f:
             strategy = f["strategy"]
@@ -213,7 +221,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     rows = []
     for d, n, stack in _grid(args):
         key = f"d{d}_p{n}_s{stack:g}"
-        iterations = args.iterations or ITERATIONS[n]
+        iterations = args.iterations or iterations_for(n, stack)
         path = args.work / f"solve_{key}_i{iterations}.json"
         if path.exists():
             rows.append(json.loads(path.read_text()))
@@ -224,6 +232,33 @@ def cmd_report(args: argparse.Namespace) -> None:
             f"| {m['decks']} | {m['players']} | {m['stack']:g} | {m['decisions']} | {m['iterations']} "
             f"| {m['exploitability_mbb']:.2f} | {m['seconds']:.0f} |"
         )
+
+
+def cmd_show(args: argparse.Namespace) -> None:
+    """Print a decision of the shipped tables as a 13 x 13 grid (percent of hands that do not fold / check)."""
+    from taiwan_poker.cards import RANKS
+    from taiwan_poker.strategy import preflop
+
+    hist = []
+    for item in filter(None, args.history.split(",")):
+        parts = item.split(":")
+        hist.append((parts[0], parts[1], float(parts[2]) if len(parts) > 2 else 0.0))
+    print(f"{args.position} after {hist or 'nothing'} ({args.decks} decks, {args.players} players, {args.stack:g} BB)")
+    print(preflop.frequencies(args.decks, args.players, args.stack, args.position, hist))
+    order = list(range(12, -1, -1))
+    for i in order:
+        cells = []
+        for j in order:
+            if i == j:
+                name = RANKS[i] * 2
+            elif i > j:
+                name = RANKS[i] + RANKS[j] + "s"
+            else:
+                name = RANKS[j] + RANKS[i] + "o"
+            res = preflop.lookup(args.decks, args.players, args.stack, args.position, hist, name)
+            passive = sum(a.probability for a in res.actions if a.kind in ("fold", "check"))
+            cells.append(f"{100 * (1 - passive):3.0f}")
+        print(" ".join(cells))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -250,6 +285,13 @@ def main(argv: list[str] | None = None) -> None:
     v.add_argument("--iterations", type=int, default=0, help="0: the shipped count for the player count")
     v.add_argument("--check-every", type=int, default=250, help="exploitability checks (0: only at the end)")
     v.set_defaults(func=cmd_solve)
+    w = sub.add_parser("show", help="print one decision of the shipped tables as a grid")
+    w.add_argument("--decks", type=int, default=2)
+    w.add_argument("--players", type=int, default=6)
+    w.add_argument("--stack", type=float, default=100)
+    w.add_argument("--position", default="UTG")
+    w.add_argument("--history", default="", help="e.g. UTG:fold,HJ:raise:2.5")
+    w.set_defaults(func=cmd_show)
     for name, func, helptext in (
         ("pack", cmd_pack, "pack the solves kept in --work into the shipped data files"),
         ("report", cmd_report, "print the solves kept in --work as a Markdown table"),

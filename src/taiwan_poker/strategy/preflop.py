@@ -5,11 +5,13 @@
     ...                                 ("BTN", "fold"), ("SB", "fold")], "K9s")   # doctest: +SKIP
     [('fold', 1.0, 0.0), ('call', 2.5, 0.62), ('raise', 11.0, 0.38)]
 
-**Which table.**  Decks 2–6 are solved (one deck reads the two-deck table:
-the identical-card classes simply never occur; seven or eight decks read the
-six-deck one).  Players 2–6.  Stacks: the solved depth nearest on a log scale
-(10, 20, 40, 100, 200 big blinds; the boundaries are the geometric means
-14.1, 28.3, 63.2 and 141.4 BB).  ``stack_bb`` is the effective stack at the
+**Which table.**  The nearest solved deck count (ties to the larger): every
+count 2–6 for two to four players, 2, 4 and 6 for five and six players (so 3
+reads 4 and 5 reads 6 there); one deck reads the two-deck table (the
+identical-card classes simply never occur), seven or eight the six-deck one.
+Players 2–6.  Stacks: the solved depth nearest on a log scale (10, 20, 40,
+100, 200 big blinds; the boundaries are the geometric means 14.1, 28.3, 63.2
+and 141.4 BB).  ``stack_bb`` is the effective stack at the
 start of the hand (the smaller of the hero's stack and the largest other).
 
 **Mapping the real history onto the abstract tree.**  Actions are read in
@@ -152,10 +154,14 @@ def nearest_stack(stack_bb: float) -> float:
     return min(SOLVED_STACKS, key=lambda s: (abs(math.log(stack_bb / s)), s))
 
 
-def table_decks(decks: int) -> int:
+def table_decks(decks: int, players: int = 2, stack: float = 100.0) -> int:
+    """The deck count of the table used: the nearest solved one for these players and stack (ties: more decks)."""
     if not 1 <= decks <= 8:
         raise PreflopLookupError(f"decks must be 1 to 8, not {decks}")
-    return min(max(decks, 2), 6)
+    solved = load_tables().decks_for(players, stack)
+    if not solved:
+        raise PreflopLookupError(f"no table for {players} players at {stack:g} BB")
+    return min(solved, key=lambda d: (abs(d - decks), -d))
 
 
 def hand_class(hand: str | Sequence[Card]) -> str:
@@ -385,8 +391,9 @@ def lookup(
     rng: random.Random | None = None,
 ) -> Lookup:
     """The solved strategy's action probabilities for ``hand`` at ``position`` after ``history`` (module doc)."""
-    d = table_decks(decks)
+    positions(players)
     stack = nearest_stack(stack_bb)
+    d = table_decks(decks, players, stack)
     hero = position_index(players, position)
     name = hand_class(hand)
     if name.endswith("=") and decks < 2:
@@ -436,9 +443,11 @@ def distribution(
 def _node_and_reach(
     decks: int, players: int, stack_bb: float, position: int | str, history: History
 ) -> tuple[SolvedTable, Node, _Real, npt.NDArray[np.float64]]:
-    d = table_decks(decks)
+    positions(players)
+    stack = nearest_stack(stack_bb)
+    d = table_decks(decks, players, stack)
     hero = position_index(players, position)
-    table = solved_table(d, players, nearest_stack(stack_bb))
+    table = solved_table(d, players, stack)
     node, real, _, _ = _find(table, _normalise_history(players, history), hero, stack_bb, None)
     reach = np.tile(class_weights(d), (players, 1))
     chain: list[int] = []

@@ -184,6 +184,14 @@ class TableSet:
     def keys(self) -> list[str]:
         return sorted(self.meta["tables"])
 
+    def decks_for(self, players: int, stack: float) -> list[int]:
+        """The deck counts solved for a player count and stack."""
+        return sorted(
+            int(t["decks"])
+            for t in self.meta["tables"].values()
+            if int(t["players"]) == players and float(t["stack"]) == float(stack)
+        )
+
     def grid(self) -> tuple[list[int], list[int], list[float]]:
         tables = self.meta["tables"].values()
         return (
