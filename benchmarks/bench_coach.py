@@ -32,9 +32,9 @@ warnings.filterwarnings("ignore")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from taiwan_poker.bots.levels import policy_of  # noqa: E402
-from taiwan_poker.bots.view import seat_view  # noqa: E402
 from taiwan_poker.coach.advice import advise  # noqa: E402
 from taiwan_poker.rules import Hand, RuleSet  # noqa: E402
+from taiwan_poker.strategy.seat import seat_view  # noqa: E402
 from taiwan_poker.web import create_app  # noqa: E402
 from taiwan_poker.web.config import Settings  # noqa: E402
 

@@ -11,14 +11,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taiwan_poker.bots.arena import play_to_end
-from taiwan_poker.bots.estimate import RangeWeights, equity
 from taiwan_poker.bots.levels import BASELINES, DEFAULT_LEVEL, LEVELS, policy_of
 from taiwan_poker.bots.policies import always_call
-from taiwan_poker.bots.view import seat_view
 from taiwan_poker.cards import Card, deal, full_shoe, parse_cards
 from taiwan_poker.odds.equity import equity as exact_equity
 from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
 from taiwan_poker.rules.ruleset import cards_needed
+from taiwan_poker.strategy.estimate import RangeWeights, equity
+from taiwan_poker.strategy.seat import seat_view
 
 ALL = [*LEVELS, *BASELINES]
 
@@ -176,3 +176,22 @@ def test_a_narrow_range_lowers_the_equity_of_a_weak_hand() -> None:
 def test_the_live_deal_of_a_bot_table_uses_the_same_shoe_code() -> None:
     cards = deal(2, 10, random.Random(1))
     assert len(set(cards)) == 10
+
+
+def test_the_bots_and_the_coach_share_one_value_line_with_one_answer_at_no_opponent() -> None:
+    from taiwan_poker.bots import policies
+    from taiwan_poker.coach import advice
+    from taiwan_poker.strategy import thresholds
+
+    assert policies.value_threshold is advice.value_threshold is thresholds.value_threshold
+    assert [thresholds.value_threshold(n) for n in range(5)] == [0.6, 0.6, 0.5, 0.42, 0.42]
+    assert advice.suggest(0.59, 0.0, 0, 0)[0] == "check" and advice.suggest(0.6, 0.0, 0, 0)[0] == "bet"
+
+
+def test_an_all_in_over_a_short_big_blind_is_a_raise_in_the_seat_view() -> None:
+    """Blinds 10/20, the big blind all in for 15: a shove to 20 raised the bet to call (the rules' 20 is no level)."""
+    rules = RuleSet(decks=2, seats=3, small_blind=10, big_blind=20)
+    hand = Hand.start(rules, [20, 500, 15], 0, rng=random.Random(4))
+    hand.act(Action(ActionKind.ALLIN))
+    v = seat_view(hand, 1)
+    assert v.current_bet == 20 and v.raises_on(0) == 1 and v.aggressor(0) == 0

@@ -5,18 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from taiwan_poker.bots.view import BotView
 from taiwan_poker.cards import parse_cards
 from taiwan_poker.coach.advice import advise, improving_outs, suggest
 from taiwan_poker.odds.equity import equity
 from taiwan_poker.odds.outs import outs_probability, target_faces
 from taiwan_poker.odds.potodds import break_even_equity
 from taiwan_poker.rules.actions import ActionKind
+from taiwan_poker.strategy.seat import SeatView
 
 
 def seat(hole: list[str], board: list[str], burn: list[str], *, pot: int = 80, call: int = 20, decks: int = 2,
-         live: tuple[int, ...] = (0, 1)) -> BotView:
-    return BotView(
+         live: tuple[int, ...] = (0, 1)) -> SeatView:
+    return SeatView(
         seat=0, decks=decks, big_blind=20, button=1, big_blind_seat=0, street=max(0, len(board) - 2),
         hole=tuple(parse_cards(hole, decks)), burns=tuple(parse_cards(burn, decks)),
         board=tuple(parse_cards(board, decks)), pot=pot, current_bet=call, bets=(0, call), stacks=(1000, 1000),

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 from taiwan_poker.history.chart import match_chart
 from taiwan_poker.history.hand_stats import hand_stats, session_stats
 from taiwan_poker.history.hand_text import hand_text, match_text
+from taiwan_poker.history.phh import hand_phh
+from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
 from taiwan_poker.rules.views import events_for
 from tests.history.test_phh import played
 
@@ -23,11 +26,15 @@ def act(seat: int, kind: str, amount: int, to: int, allin: bool = False) -> dict
     return {"type": "action", "seat": seat, "kind": kind, "amount": amount, "to": to, "allin": allin}
 
 
+def shown(seat: int, hole: list[str], category: str) -> dict[str, object]:
+    return {"type": "hand_shown", "seat": seat, "hole": hole, "category": category}
+
+
 def test_vpip_pfr_showdown_and_net_of_one_hand() -> None:
     raised = events(act(0, "raise", 50, 60), act(1, "call", 40, 60),
                     {"type": "board_dealt", "street": "flop", "cards": ["2c:1", "3d:1", "4h:1"]},
                     act(1, "bet", 100, 100), act(0, "call", 100, 100),
-                    {"type": "hand_shown", "seat": 0}, {"type": "hand_shown", "seat": 1},
+                    shown(0, ["Ah:1", "Kd:1"], "high_card"), shown(1, ["4c:1", "5s:1"], "one_pair"),
                     {"type": "pot_awarded", "amount": 320, "eligible": [0, 1], "winners": [1], "shares": [320]},
                     {"type": "hand_ended", "stacks": [840, 1160]})
     sb, bb = hand_stats(raised, 0), hand_stats(raised, 1)
@@ -80,3 +87,19 @@ def test_the_chart_is_an_inline_svg_with_both_lines_and_escaped_labels() -> None
     assert "script" not in svg
     flat = match_chart([0], [0], title="t", chips_label="c", ev_label="e", hands_label="h")
     assert "polyline" in flat  # no division by zero when nothing moved
+
+
+def test_the_numbers_the_text_and_phh_read_an_all_in_over_a_short_big_blind_alike() -> None:
+    """Blinds 10/20, the big blind all in for 15, the button shoves 20: a pre-flop raise in every reader."""
+    rules = RuleSet(decks=1, seats=3, small_blind=10, big_blind=20)
+    hand = Hand.start(rules, [20, 500, 15], 0, rng=random.Random(5))
+    hand.act(Action(ActionKind.ALLIN))
+    hand.act(Action(ActionKind.CALL))
+    events_0 = events_for(hand, 0)
+    stats = hand_stats(events_0, 0)
+    assert stats is not None and stats.vpip and stats.pfr
+    text = hand_text(events_0, names=["Ann", "Ben", "Cy"], small_blind=10, big_blind=20, decks=1, table="T",
+                     hand_no=1, viewer=0)
+    assert "Cy: posts big blind 15" in text and "Ann: raises 5 to 20 and is all-in" in text
+    phh = hand_phh(events_0, names=["Ann", "Ben", "Cy"], small_blind=10, big_blind=20, decks=1)
+    assert '"p3 cbr 20"' in phh

@@ -13,7 +13,7 @@ from pokerkit import HandHistory
 from taiwan_poker.bots.arena import play_to_end
 from taiwan_poker.bots.levels import policy_of
 from taiwan_poker.history.phh import hand_phh, match_phh
-from taiwan_poker.rules import Hand, RuleSet
+from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
 from taiwan_poker.rules.events import HandShown
 from taiwan_poker.rules.views import events_for
 
@@ -93,3 +93,32 @@ def test_deck_numbers_and_the_viewers_burn_are_in_user_defined_fields(decks: int
     assert fields["_hole_decks"][mine] == [c.deck for c in hand.hole_cards(0) if c is not None]
     assert fields["_board_decks"] == [c.deck for c in hand.board]
     assert any(isinstance(e, HandShown) for e in hand.events) or "????" in text
+
+
+@pytest.mark.parametrize(("stacks", "shove"), [
+    ([20, 500, 15], "p3 cbr 20"),  # a raise over the short big blind's 15, though not over the rules' 20
+    ([35, 500, 15], "p3 cbr 35"),
+])
+def test_an_all_in_over_a_short_big_blind_is_written_as_the_raise_it_was(stacks: list[int], shove: str) -> None:
+    """The level is the blind posted: pokerkit posts the short blind too, and replays the raise to our stacks."""
+    rules = RuleSet(decks=1, seats=3, small_blind=10, big_blind=20)
+    hand = Hand.start(rules, stacks, 0, rng=random.Random(5))
+    hand.act(Action(ActionKind.ALLIN))
+    hand.act(Action(ActionKind.CALL))
+    assert hand.complete
+    text = export(hand, None)
+    assert shove in text
+    hh = HandHistory.loads(text)
+    assert list(list(hh)[-1].stacks) == [hand.stacks[s] for s in hh.user_defined_fields["_seats"]]
+
+
+def test_an_all_in_nobody_can_answer_is_written_as_a_call() -> None:
+    """Heads-up, the big blind is all in for 15 and the button shoves 20: PHH calls, the 5 over come back."""
+    rules = RuleSet(decks=1, seats=2, small_blind=10, big_blind=20)
+    hand = Hand.start(rules, [20, 15], 0, rng=random.Random(2))
+    hand.act(Action(ActionKind.ALLIN))
+    assert hand.complete
+    text = export(hand, 0)
+    assert '"p2 cc"' in text
+    hh = HandHistory.loads(text)
+    assert list(list(hh)[-1].stacks) == [hand.stacks[s] for s in hh.user_defined_fields["_seats"]]

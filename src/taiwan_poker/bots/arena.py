@@ -5,7 +5,7 @@ duplicate format each deal (one seeded shoe and button) is played once for
 each seating of the bots, so luck of the cards cancels: heads-up the two bots
 swap seats; six-handed the bot under test sits in each of the six seats in
 turn against the same five baselines.  Bots decide from their seat's view only
-(:func:`~.view.seat_view`).
+(:func:`~taiwan_poker.strategy.seat.seat_view`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from ..rules.hand import Hand
 from ..rules.ruleset import RuleSet
+from ..strategy.seat import seat_view
 from .policies import Policy
-from .view import seat_view
 
 
 def play_to_end(hand: Hand, policies: Sequence[Policy], rngs: Sequence[random.Random],

@@ -3,7 +3,9 @@
 Every policy is stateless: it reads the hand so far from the view's public
 history, so a bot that restarts mid-hand decides exactly as before.  The
 levels are written out for players in ``docs/bots.md``; the numbers here are
-that document's numbers.
+that document's numbers.  The maths they share with the coach (the seat's
+typed view, starting-hand strength, range reading, equity, the value lines)
+is in :mod:`taiwan_poker.strategy`.
 """
 
 from __future__ import annotations
@@ -15,26 +17,27 @@ import numpy as np
 import numpy.typing as npt
 
 from ..rules.actions import ALLIN, CALL, CHECK, FOLD, Action, ActionKind
-from .estimate import RangeWeights, equity
-from .reading import preflop_widths, read_range
-from .strength import preflop_equity, preflop_rank
-from .view import BotView
+from ..strategy.estimate import RangeWeights, equity
+from ..strategy.reading import preflop_widths, read_range
+from ..strategy.seat import SeatView
+from ..strategy.strength import preflop_equity, preflop_rank
+from ..strategy.thresholds import RAISE_MARGIN, value_threshold
 
-Policy = Callable[[BotView, random.Random], Action]
+Policy = Callable[[SeatView, random.Random], Action]
 
 
 # --- turning an intention into a legal action ----------------------------------------------------------------
 
 
-def check_or_call(v: BotView) -> Action:
+def check_or_call(v: SeatView) -> Action:
     return CHECK if v.can(ActionKind.CHECK) else CALL if v.can(ActionKind.CALL) else ALLIN
 
 
-def check_or_fold(v: BotView) -> Action:
+def check_or_fold(v: SeatView) -> Action:
     return CHECK if v.can(ActionKind.CHECK) else FOLD
 
 
-def raise_to(v: BotView, to: int) -> Action:
+def raise_to(v: SeatView, to: int) -> Action:
     """Bet or raise to a street total of about ``to`` (clamped to the legal range; the whole stack when close)."""
     sized = ActionKind.BET if v.can(ActionKind.BET) else ActionKind.RAISE if v.can(ActionKind.RAISE) else None
     allin_to = v.bets[v.seat] + v.stack
@@ -47,7 +50,7 @@ def raise_to(v: BotView, to: int) -> Action:
     return Action(sized, to)
 
 
-def pot_fraction(v: BotView, fraction: float) -> Action:
+def pot_fraction(v: SeatView, fraction: float) -> Action:
     """Bet (or raise) ``fraction`` of the pot after calling."""
     size = fraction * (v.pot + v.call_amount)
     return raise_to(v, v.current_bet + max(v.big_blind, round(size)))
@@ -57,19 +60,19 @@ def _np_rng(rng: random.Random) -> np.random.Generator:
     return np.random.default_rng(rng.getrandbits(64))
 
 
-def _faces(v: BotView) -> tuple[int, int]:
+def _faces(v: SeatView) -> tuple[int, int]:
     return v.hole[0].face, v.hole[1].face
 
 
 # --- baselines -------------------------------------------------------------------------------------------------
 
 
-def always_call(v: BotView, rng: random.Random) -> Action:
+def always_call(v: SeatView, rng: random.Random) -> Action:
     """Baseline: checks or calls every time, whatever the cards."""
     return check_or_call(v)
 
 
-def random_legal(v: BotView, rng: random.Random) -> Action:
+def random_legal(v: SeatView, rng: random.Random) -> Action:
     """Baseline: one of the legal kinds at random; a bet or raise to a random legal amount."""
     kind = rng.choice(v.actions)
     if kind in (ActionKind.BET, ActionKind.RAISE):
@@ -80,7 +83,7 @@ def random_legal(v: BotView, rng: random.Random) -> Action:
 # --- level 1: the loose-passive beginner ----------------------------------------------------------------------
 
 
-def beginner(v: BotView, rng: random.Random) -> Action:
+def beginner(v: SeatView, rng: random.Random) -> Action:
     """Plays most hands, calls a lot, rarely bets or raises, and only with a very strong hand."""
     if v.street == 0:
         eq = float(preflop_equity(v.decks)[_faces(v)])
@@ -109,7 +112,7 @@ def beginner(v: BotView, rng: random.Random) -> Action:
 # --- shared by the two stronger levels ------------------------------------------------------------------------
 
 
-def _behind(v: BotView) -> int:
+def _behind(v: SeatView) -> int:
     """Players still in the hand who act after this seat preflop (the order runs from the seat after the big blind)."""
     n = len(v.stacks)
     order = [s for s in ((v.big_blind_seat + 1 + i) % n for i in range(n)) if s in v.live]
@@ -123,7 +126,7 @@ def _cut(top: npt.NDArray[np.float64], keep: float, floor: float) -> RangeWeight
     return RangeWeights(np.where(top <= keep, 1.0, floor))
 
 
-def _preflop_tight(v: BotView, rng: random.Random, *, mix: bool) -> Action:
+def _preflop_tight(v: SeatView, rng: random.Random, *, mix: bool) -> Action:
     """Raise-or-fold preflop by the hand's rank among starting hands, by position and by the raises before."""
     top = float(preflop_rank(v.decks)[_faces(v)])
     raises = v.raises_on(0)
@@ -152,14 +155,10 @@ def _preflop_tight(v: BotView, rng: random.Random, *, mix: bool) -> Action:
     return check_or_fold(v)
 
 
-def _value_cut(opponents: int) -> float:
-    return 0.6 if opponents == 1 else 0.5 if opponents == 2 else 0.42
-
-
 # --- level 2: the solid tight-aggressive player ---------------------------------------------------------------
 
 
-def solid(v: BotView, rng: random.Random) -> Action:
+def solid(v: SeatView, rng: random.Random) -> Action:
     """Tight and aggressive: equity against each opponent's preflop range, pot odds, value bets."""
     if v.street == 0:
         return _preflop_tight(v, rng, mix=False)
@@ -169,12 +168,12 @@ def solid(v: BotView, rng: random.Random) -> Action:
     eq = equity(v.hole, v.board, v.burns, v.decks, ranges, 400, _np_rng(rng))
     n = len(v.opponents)
     if v.call_amount == 0:
-        if eq >= _value_cut(n):
+        if eq >= value_threshold(n):
             return pot_fraction(v, 0.66)
         if v.street == 1 and n == 1 and v.aggressor(0) == v.seat and eq >= 0.35 and rng.random() < 0.5:
             return pot_fraction(v, 0.5)  # a continuation bet
         return CHECK
-    if eq >= _value_cut(n) + 0.15:
+    if eq >= value_threshold(n) + RAISE_MARGIN:
         return raise_to(v, 3 * v.current_bet)
     if eq >= v.price() + 0.03:
         return CALL
@@ -188,14 +187,14 @@ SEMI_BLUFF = 0.35  # how often it bets a drawing hand (some equity, not enough f
 CHECK_RAISE = 0.3  # how often it checks a strong hand out of position to raise
 
 
-def _last_to_act(v: BotView) -> bool:
+def _last_to_act(v: SeatView) -> bool:
     """Whether this seat acts last on the flop and later (it holds the button among the live seats)."""
     n = len(v.stacks)
     order = [(v.button + 1 + i) % n for i in range(n)]
     return [s for s in order if s in v.live][-1] == v.seat
 
 
-def strong(v: BotView, rng: random.Random) -> Action:
+def strong(v: SeatView, rng: random.Random) -> Action:
     """Reads ranges from actions street by street, mixes bet sizes, bluffs and check-raises at set rates."""
     if v.street == 0:
         return _preflop_tight(v, rng, mix=True)
@@ -204,7 +203,7 @@ def strong(v: BotView, rng: random.Random) -> Action:
     ranges = [read_range(v, s, widths.get(s), top) for s in v.opponents]
     eq = equity(v.hole, v.board, v.burns, v.decks, ranges, 500, _np_rng(rng))
     n = len(v.opponents)
-    cut = _value_cut(n)
+    cut = value_threshold(n)
     if v.call_amount == 0:
         if eq >= cut:
             if not _last_to_act(v) and v.street < 3 and rng.random() < CHECK_RAISE:

@@ -14,13 +14,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..bots.estimate import equity
-from ..bots.reading import preflop_widths, read_range
-from ..bots.strength import preflop_rank
-from ..bots.view import BotView
 from ..cards import Card
 from ..evaluate import HandValue, hand_value
 from ..odds.outs import at_least_one
+from ..strategy.estimate import equity
+from ..strategy.reading import preflop_widths, read_range
+from ..strategy.seat import SeatView
+from ..strategy.strength import preflop_rank
+from ..strategy.thresholds import RAISE_MARGIN, value_threshold
 
 SAMPLES = 3000  # deals per equity estimate: about ±1.8 % at 95 %
 
@@ -80,7 +81,7 @@ class Advice:
         return out
 
 
-def improving_outs(v: BotView) -> Outs | None:
+def improving_outs(v: SeatView) -> Outs | None:
     """On the flop or turn: for each stronger category, the unseen physical cards whose next card makes it."""
     if len(v.board) not in (3, 4):
         return None
@@ -111,7 +112,7 @@ def improving_outs(v: BotView) -> Outs | None:
     return Outs(unseen, len(v.known), tuple(groups))
 
 
-def advise(v: BotView, rng: np.random.Generator, samples: int = SAMPLES) -> Advice:
+def advise(v: SeatView, rng: np.random.Generator, samples: int = SAMPLES) -> Advice:
     """Advice for the seat to act, from its view only."""
     opponents = v.opponents
     eq_random = equity(v.hole, v.board, v.burns, v.decks, [None] * len(opponents), samples, rng)
@@ -130,11 +131,6 @@ def advise(v: BotView, rng: np.random.Generator, samples: int = SAMPLES) -> Advi
                   action, reason)
 
 
-def value_threshold(opponents: int) -> float:
-    """Equity against the read ranges above which betting for value pays (more opponents: lower)."""
-    return 0.6 if opponents <= 1 else 0.5 if opponents == 2 else 0.42
-
-
 def suggest(eq: float, price: float, opponents: int, call: int) -> tuple[str, str]:
     """The suggested action and its reason in numbers (the page translates the words around them)."""
     pct = f"{eq:.0%}"
@@ -143,8 +139,8 @@ def suggest(eq: float, price: float, opponents: int, call: int) -> tuple[str, st
         if eq >= cut:
             return "bet", f"equity {pct} ≥ {cut:.0%} → bet for value"
         return "check", f"equity {pct} < {cut:.0%} → check"
-    if eq >= max(cut + 0.15, price):
-        return "raise", f"equity {pct} ≥ {cut + 0.15:.0%} → raise"
+    if eq >= max(cut + RAISE_MARGIN, price):
+        return "raise", f"equity {pct} ≥ {cut + RAISE_MARGIN:.0%} → raise"
     if eq >= price:
         return "call", f"equity {eq:.0%} > price {price:.0%} → call"
     return "fold", f"equity {eq:.0%} < price {price:.0%} → fold"

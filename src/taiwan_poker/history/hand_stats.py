@@ -2,17 +2,21 @@
 
 * **net**: chips at the end of the hand minus chips at its start;
 * **VPIP** (voluntarily put chips in pot): a call, bet, raise or all-in before the flop (blinds do not count);
-* **PFR** (pre-flop raise): a bet, raise or all-in above the bet to call before the flop;
+* **PFR** (pre-flop raise): a bet or raise before the flop, or an all-in above the bet level
+  (:mod:`taiwan_poker.rules.replay`: its total beat the largest blind posted or the last raise);
 * **showdown**: the member's hand was shown at the end; **won** at showdown: and it took (part of) a pot.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-VOLUNTARY = frozenset({"call", "bet", "raise", "allin"})
+from ..rules.actions import ActionKind
+from ..rules.replay import replay
+
+VOLUNTARY = frozenset({ActionKind.CALL, ActionKind.BET, ActionKind.RAISE, ActionKind.ALLIN})
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,35 +37,18 @@ class HandStats:
                 "showdown": self.showdown, "won_showdown": self.won_showdown}
 
 
-def hand_stats(events: Sequence[dict[str, Any]], seat: int) -> HandStats | None:
+def hand_stats(events: Sequence[Mapping[str, Any]], seat: int) -> HandStats | None:
     """The seat's numbers in a finished hand, or None while it is still being played."""
-    start = next((e for e in events if e.get("type") == "hand_started"), None)
-    end = next((e for e in events if e.get("type") == "hand_ended"), None)
-    if start is None or end is None:
+    if not any(e.get("type") == "hand_started" for e in events):
         return None
-    preflop = True
-    level = 0
-    vpip = pfr = False
-    shown: set[int] = set()
-    winners: set[int] = set()
-    for e in events:
-        kind = e.get("type")
-        if kind == "blind_posted":
-            level = max(level, int(e["amount"]))
-        elif kind == "board_dealt":
-            preflop = False
-        elif kind == "action" and preflop:
-            if e["seat"] == seat and e["kind"] in VOLUNTARY:
-                vpip = True
-                pfr = pfr or e["kind"] in ("bet", "raise") or (e["kind"] == "allin" and e["to"] > level)
-            level = max(level, int(e["to"]))
-        elif kind == "hand_shown":
-            shown.add(e["seat"])
-        elif kind == "pot_awarded":
-            winners.update(e["winners"])
-    showdown = seat in shown
-    return HandStats(net=int(end["stacks"][seat]) - int(start["stacks"][seat]), vpip=vpip, pfr=pfr,
-                     showdown=showdown, won_showdown=showdown and seat in winners)
+    hand = replay(events)
+    if hand.end_stacks is None:
+        return None
+    mine = [a for a in hand.actions if a.street == 0 and a.seat == seat and a.kind in VOLUNTARY]
+    showdown = any(s.seat == seat for s in hand.shown)
+    return HandStats(net=hand.end_stacks[seat] - hand.start_stacks[seat], vpip=bool(mine),
+                     pfr=any(a.aggressive for a in mine), showdown=showdown,
+                     won_showdown=showdown and any(seat in p.winners for p in hand.pots))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,95 +8,101 @@ viewer's private burn is written as its own line; nobody else's ever is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-STREET_HEADERS = {"flop": "FLOP", "turn": "TURN", "river": "RIVER"}
+from ..cards import Card
+from ..rules.actions import ActionKind
+from ..rules.replay import (
+    STREET_NAMES,
+    BlindPost,
+    ChipsBack,
+    ExtraBurn,
+    PotWon,
+    PrivateDeal,
+    SeatLeft,
+    ShownHand,
+    StreetAction,
+    StreetDealt,
+    replay,
+)
 
 
-def _cards(labels: Sequence[str | None]) -> str:
-    known = [c for c in labels if c is not None]
-    faces = " ".join(c.split(":")[0] for c in known)
-    decks = " ".join(c.split(":")[1] if ":" in c else "?" for c in known)
+def _cards(cards: Sequence[Card | None]) -> str:
+    known = [c for c in cards if c is not None]
+    faces = " ".join(c.face_str for c in known)
+    decks = " ".join(str(c.deck) for c in known)
     return f"[{faces}] (decks {decks})"
 
 
-def hand_text(events: Sequence[dict[str, Any]], *, names: Sequence[str], small_blind: int, big_blind: int,
+def hand_text(events: Sequence[Mapping[str, Any]], *, names: Sequence[str], small_blind: int, big_blind: int,
               decks: int, table: str, hand_no: int, viewer: int | None) -> str:
     """One hand as text; ``viewer`` is the seat whose events these are (None: a spectator's)."""
-    start = next(e for e in events if e.get("type") == "hand_started")
-    stacks = start["stacks"]
+    hand = replay(events)
+    stacks = hand.start_stacks
     n = len(stacks)
     name = {s: names[s] or f"Seat {s + 1}" for s in range(n)}
     lines = [
         f"Taiwan Poker Hand #{table}-{hand_no}: Hold'em No Limit ({small_blind}/{big_blind}) - {decks} decks",
-        f"Table '{table}' {n}-max Seat #{start['button'] + 1} is the button",
+        f"Table '{table}' {n}-max Seat #{hand.button + 1} is the button",
     ]
     lines += [f"Seat {s + 1}: {name[s]} ({stacks[s]} in chips)" for s in range(n) if stacks[s] > 0]
-    board: list[str] = []
-    level = 0
+    board: list[Card] = []
     holes_dealt = False
     dealt: list[str] = []  # the viewer's cards, written after the blinds as PokerStars does
     summary: list[str] = []
-    pot_total = 0
-    for e in events:
-        kind = e.get("type")
-        if kind == "blind_posted":
-            which = "big" if e["big"] else "small"
-            lines.append(f"{name[e['seat']]}: posts {which} blind {e['amount']}")
-            level = max(level, e["amount"])
-        elif kind == "private_cards" and e["seat"] == viewer:
-            dealt.append(f"Dealt to {name[e['seat']]} {_cards(e['hole'])}")
-            if e.get("burn"):
-                dealt.append(f"Private burn of {name[e['seat']]} {_cards([e['burn']])}")
-        elif kind == "private_burn" and e["seat"] == viewer:
-            lines.append(f"Private burn of {name[e['seat']]} {_cards([e['card']])}")
-        elif kind in ("action", "seat_folded", "board_dealt", "hand_shown", "pot_awarded") and not holes_dealt:
+    for step in hand.steps:
+        if isinstance(step, BlindPost):
+            lines.append(f"{name[step.seat]}: posts {'big' if step.big else 'small'} blind {step.amount}")
+        elif isinstance(step, PrivateDeal) and step.seat == viewer:
+            dealt.append(f"Dealt to {name[step.seat]} {_cards(step.hole)}")
+            if step.burn is not None:
+                dealt.append(f"Private burn of {name[step.seat]} {_cards([step.burn])}")
+        elif isinstance(step, ExtraBurn) and step.seat == viewer:
+            lines.append(f"Private burn of {name[step.seat]} {_cards([step.card])}")
+        elif isinstance(step, StreetAction | SeatLeft | StreetDealt | ShownHand | PotWon) and not holes_dealt:
             lines += ["*** HOLE CARDS ***", *dealt]
             holes_dealt = True
-        if kind == "action":
-            lines.append(f"{name[e['seat']]}: {_action(e, level)}" + (" (timed out)" if e.get("timeout") else ""))
-            level = max(level, e["to"])
-        elif kind == "seat_folded":
-            lines.append(f"{name[e['seat']]}: folds (left the table)")
-        elif kind == "board_dealt":
-            header = STREET_HEADERS.get(e["street"], str(e["street"]).upper())
+        if isinstance(step, StreetAction):
+            lines.append(f"{name[step.seat]}: {_action(step)}" + (" (timed out)" if step.timeout else ""))
+        elif isinstance(step, SeatLeft):
+            lines.append(f"{name[step.seat]}: folds (left the table)")
+        elif isinstance(step, StreetDealt):
             before = f" {_cards(board)}" if board else ""
-            board += e["cards"]
-            lines.append(f"*** {header} ***{before} {_cards(e['cards'])}")
-            level = 0
-        elif kind == "chips_returned":
-            lines.append(f"Uncalled bet ({e['amount']}) returned to {name[e['seat']]}")
-        elif kind == "hand_shown":
+            board += step.cards
+            lines.append(f"*** {STREET_NAMES[step.street].upper()} ***{before} {_cards(step.cards)}")
+        elif isinstance(step, ChipsBack):
+            lines.append(f"Uncalled bet ({step.amount}) returned to {name[step.seat]}")
+        elif isinstance(step, ShownHand):
             if "*** SHOW DOWN ***" not in lines:
                 lines.append("*** SHOW DOWN ***")
-            category = str(e["category"]).replace("_", " ")
-            lines.append(f"{name[e['seat']]}: shows {_cards(e['hole'])} ({category})")
-            summary.append(f"Seat {e['seat'] + 1}: {name[e['seat']]} showed {_cards(e['hole'])}")
-        elif kind == "pot_awarded":
-            pot_total += e["amount"]
-            for w, share in zip(e["winners"], e["shares"], strict=True):
+            category = step.category.replace("_", " ")
+            lines.append(f"{name[step.seat]}: shows {_cards(step.hole)} ({category})")
+            summary.append(f"Seat {step.seat + 1}: {name[step.seat]} showed {_cards(step.hole)}")
+        elif isinstance(step, PotWon):
+            for w, share in zip(step.winners, step.shares, strict=True):
                 lines.append(f"{name[w]} collected {share} from pot")
-        elif kind == "hand_ended":
-            end = e["stacks"]
-            summary += [f"Seat {s + 1}: {name[s]} finished with {end[s]}" for s in range(n) if stacks[s] > 0]
+    if hand.end_stacks is not None:
+        end = hand.end_stacks
+        summary += [f"Seat {s + 1}: {name[s]} finished with {end[s]}" for s in range(n) if stacks[s] > 0]
     lines.append("*** SUMMARY ***")
-    lines.append(f"Total pot {pot_total}" + (f" | Board {_cards(board)}" if board else ""))
+    lines.append(f"Total pot {sum(p.amount for p in hand.pots)}" + (f" | Board {_cards(board)}" if board else ""))
     lines += summary
     return "\n".join(lines) + "\n"
 
 
-def _action(e: dict[str, Any], level: int) -> str:
-    what, to, amount = e["kind"], e["to"], e["amount"]
-    if what == "fold":
+def _action(a: StreetAction) -> str:
+    allin = " and is all-in" if a.allin else ""
+    what = a.effect
+    if what is ActionKind.FOLD:
         return "folds"
-    if what == "check":
+    if what is ActionKind.CHECK:
         return "checks"
-    if what == "call" or (what == "allin" and to <= level):
-        return f"calls {amount}" + (" and is all-in" if e.get("allin") else "")
-    if what == "bet" or (what == "allin" and level == 0):
-        return f"bets {to}" + (" and is all-in" if e.get("allin") else "")
-    return f"raises {to - level} to {to}" + (" and is all-in" if e.get("allin") else "")
+    if what is ActionKind.CALL:
+        return f"calls {a.amount}{allin}"
+    if what is ActionKind.BET:
+        return f"bets {a.to}{allin}"
+    return f"raises {a.to - a.level_before} to {a.to}{allin}"
 
 
 def match_text(hands: Sequence[str]) -> str:

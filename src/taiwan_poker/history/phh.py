@@ -25,58 +25,47 @@ fold is written as a comment at the point it happened.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-
-def _face(label: str | None) -> str:
-    return "??" if label is None else label.split(":")[0]
-
-
-def _deck(label: str | None) -> int:
-    return 0 if label is None or ":" not in label else int(label.split(":")[1])
+from ..cards import Card
+from ..rules.actions import ActionKind
+from ..rules.replay import SeatLeft, ShownHand, StreetAction, StreetDealt, replay
 
 
-def hand_phh(events: Sequence[dict[str, Any]], *, names: Sequence[str], small_blind: int, big_blind: int,
+def _face(card: Card | None) -> str:
+    return "??" if card is None else card.face_str
+
+
+def _deck(card: Card | None) -> int:
+    return 0 if card is None else card.deck
+
+
+def hand_phh(events: Sequence[Mapping[str, Any]], *, names: Sequence[str], small_blind: int, big_blind: int,
              decks: int, table: str = "", hand_no: int | None = None) -> str:
     """One hand in PHH (TOML) from a viewer's events (``events_for``); ``names`` by seat."""
-    started = next(e for e in events if e.get("type") == "hand_started")
-    button = started["button"]
-    stacks = started["stacks"]
+    hand = replay(events)
+    stacks = hand.start_stacks
     n = len(stacks)
-    order = [s for s in ((button + 1 + i) % n for i in range(n)) if stacks[s] > 0]  # p1 .. pN (the button)
+    order = [s for s in ((hand.button + 1 + i) % n for i in range(n)) if stacks[s] > 0]  # p1 .. pN (the button)
     player = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
-    hole: dict[int, list[str | None]] = {s: [None, None] for s in order}
-    burns: dict[int, str | None] = dict.fromkeys(order)
-    board: list[str] = []
     actions: list[str] = []
-    level = big_blind  # the street's bet to beat
-    finishing: list[int] | None = None
-    for e in events:
-        kind = e.get("type")
-        if kind == "private_cards":
-            hole[e["seat"]] = list(e["hole"])
-            burns[e["seat"]] = e["burn"]
-        elif kind == "action":
-            seat, what, to = e["seat"], e["kind"], e["to"]
-            if what in ("fold",):
-                actions.append(f"{player[seat]} f")
-            elif what in ("check", "call") or (what == "allin" and to <= level):
-                actions.append(f"{player[seat]} cc")
-            else:
-                actions.append(f"{player[seat]} cbr {to}")
-            level = max(level, to)
-        elif kind == "seat_folded":
-            actions.append(f"# {player[e['seat']]} left the table: folded out of turn")
-        elif kind == "board_dealt":
-            board += e["cards"]
-            actions.append("d db " + "".join(_face(c) for c in e["cards"]))
-            level = 0
-        elif kind == "hand_shown":
-            hole[e["seat"]] = list(e["hole"])
-            actions.append(f"{player[e['seat']]} sm " + "".join(_face(c) for c in e["hole"]))
-        elif kind == "hand_ended":
-            finishing = [e["stacks"][s] for s in order]
+    for step in hand.steps:
+        if isinstance(step, StreetAction):
+            if step.kind is ActionKind.FOLD:
+                actions.append(f"{player[step.seat]} f")
+            elif step.answerable:
+                actions.append(f"{player[step.seat]} cbr {step.to}")
+            else:  # a check or call, or an all-in nobody can answer (PHH calls, the excess comes back)
+                actions.append(f"{player[step.seat]} cc")
+        elif isinstance(step, SeatLeft):
+            actions.append(f"# {player[step.seat]} left the table: folded out of turn")
+        elif isinstance(step, StreetDealt):
+            actions.append("d db " + "".join(c.face_str for c in step.cards))
+        elif isinstance(step, ShownHand):
+            actions.append(f"{player[step.seat]} sm " + "".join(c.face_str for c in step.hole))
+    hole = {s: hand.hole(s) for s in order}
+    burns = {s: next(iter(hand.burns(s)), None) for s in order}
     deals = [f"d dh {player[s]} " + "".join(_face(c) for c in hole[s]) for s in order]
     fields: list[tuple[str, Any]] = [
         ("variant", "NT"),
@@ -89,14 +78,14 @@ def hand_phh(events: Sequence[dict[str, Any]], *, names: Sequence[str], small_bl
     ]
     if hand_no is not None:
         fields.append(("hand", hand_no))
-    if finishing is not None:
-        fields.append(("finishing_stacks", finishing))
+    if hand.end_stacks is not None:
+        fields.append(("finishing_stacks", [hand.end_stacks[s] for s in order]))
     fields += [
         ("_table", table),
         ("_seats", order),
         ("_decks", decks),
         ("_hole_decks", [[_deck(c) for c in hole[s]] for s in order]),
-        ("_board_decks", [_deck(c) for c in board]),
+        ("_board_decks", [_deck(c) for c in hand.board]),
         ("_private_burns", [_face(burns[s]) + ("" if burns[s] is not None else "??") for s in order]),
         ("_private_burn_decks", [_deck(burns[s]) for s in order]),
     ]

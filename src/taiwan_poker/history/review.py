@@ -25,13 +25,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..bots.view import STREETS, seat_view
 from ..cards import Card
-from ..coach.advice import advise, value_threshold
+from ..coach.advice import advise
 from ..odds.equity import equity as exact_equity
 from ..rules.actions import ActionKind
 from ..rules.events import ActionTaken, BoardDealt, HandShown, PotAwarded
 from ..rules.hand import Hand
+from ..rules.replay import STREET_NAMES, replay
+from ..rules.views import events_for
+from ..strategy.seat import seat_view
+from ..strategy.thresholds import value_threshold
 
 SAMPLES = 4000
 
@@ -89,20 +92,21 @@ def review(hand: Hand, seat: int, seed: int = 0) -> tuple[list[Decision], AllInE
     events = hand.events
     shown = {e.seat: e for e in events if isinstance(e, HandShown)}
     decisions: list[Decision] = []
+    own = iter([a for a in replay(events_for(hand, seat)).actions if a.seat == seat])  # in the log's order
     for i, ev in enumerate(events):
-        if not isinstance(ev, ActionTaken) or ev.seat != seat or ev.timeout:
+        if not isinstance(ev, ActionTaken) or ev.seat != seat:
+            continue
+        kind = next(own).effect  # an all-in as the call, bet or raise it was
+        if ev.timeout:
             continue
         before = Hand.from_events(hand.rules, events[:i])
         view = seat_view(before, seat)
         advice = advise(view, np.random.default_rng(seed * 1000 + i), SAMPLES)
-        kind = ev.kind
-        if kind is ActionKind.ALLIN:
-            kind = ActionKind.CALL if ev.to <= view.current_bet else ActionKind.RAISE
         verdict = mark(kind, advice.equity_range, advice.price, view.call_amount, len(view.opponents))
         cost, exact = _exact_cost(before, view.call_amount, seat, kind, shown)
         if cost is not None:  # exact: the choice either gave up chips or it did not
             verdict = "mistake" if cost > 0 else "good"
-        decisions.append(Decision(STREETS[view.street], kind.value, ev.to, view.call_amount, view.pot,
+        decisions.append(Decision(STREET_NAMES[view.street], kind.value, ev.to, view.call_amount, view.pot,
                                   advice.price, advice.equity_range, advice.equity_random, advice.action, verdict,
                                   cost, exact))
     return decisions, allin_ev(hand, seat)
@@ -164,7 +168,7 @@ def allin_ev(hand: Hand, seat: int) -> AllInEV | None:
         expected += pot.amount * _share(hand, seat, [shown[r].hole for r in rivals], board_then)
     if total == 0:
         return None
-    return AllInEV(STREETS[{0: 0, 3: 1, 4: 2}[len(board_then)]], expected / total, round(expected), won)
+    return AllInEV(STREET_NAMES[{0: 0, 3: 1, 4: 2}[len(board_then)]], expected / total, round(expected), won)
 
 
 def _share(hand: Hand, seat: int, rivals: Sequence[tuple[Card, ...]], board: Sequence[Card]) -> float:

@@ -24,7 +24,6 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ..bots.levels import DEFAULT_LEVEL, policy_of
-from ..bots.view import seat_view
 from ..cards import RandomSource, live_rng
 from ..coach.advice import advise
 from ..errors import TaiwanPokerError
@@ -35,6 +34,7 @@ from ..rules import Action, ActionKind, RuleSet
 from ..store import repo
 from ..store.db import Database
 from ..store.models import Member, utcnow
+from ..strategy.seat import seat_view
 from ..tables import (
     Act,
     AddBot,

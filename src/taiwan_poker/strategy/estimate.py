@@ -1,4 +1,4 @@
-"""Fast Monte Carlo equity for bot decisions: the hero against opponents' weighted ranges, on physical cards.
+"""Fast Monte Carlo equity for the bots and the coach: the hero against opponents' weighted ranges, on physical cards.
 
 The unseen stock is every physical card of the shoe minus what the hero knows
 (hole cards, own private burn, board): with several decks an opponent can hold

@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 from ..rules.actions import ActionKind
 from .estimate import RangeWeights
-from .view import BotView
+from .seat import SeatView
 
 # By category code, 0 (five of a kind) .. 9 (high card): how much likelier each made hand is after
 # a bet or raise / a call / only checks on that street.
@@ -16,7 +16,7 @@ CALLED = np.array([0.6] * 7 + [0.8, 1.0, 0.45])
 CHECKED = np.array([0.3] * 7 + [0.45, 0.85, 1.0])
 
 
-def preflop_widths(v: BotView) -> dict[int, float]:
+def preflop_widths(v: SeatView) -> dict[int, float]:
     """How wide each opponent's preflop range is, from what they did preflop (a share of starting hands)."""
     widths: dict[int, float] = {}
     raises = 0
@@ -31,8 +31,7 @@ def preflop_widths(v: BotView) -> dict[int, float]:
     return widths
 
 
-
-def read_range(v: BotView, seat: int, width: float | None, top: npt.NDArray[np.float64]) -> RangeWeights | None:
+def read_range(v: SeatView, seat: int, width: float | None, top: npt.NDArray[np.float64]) -> RangeWeights | None:
     """An opponent's range read from their actions: their pre-flop width, then each street's made-hand weights."""
     streets: list[tuple[int, npt.NDArray[np.float64]]] = []
     for street in range(1, v.street + 1):

@@ -1,42 +1,30 @@
-"""What a bot sees: its seat's view, the same one a browser gets, read into typed fields.
+"""A seat's view, the same one a browser gets, read into typed fields: the input of the bots and the coach.
 
-A bot is a client of its seat.  :func:`seat_view` builds its input only from
-:func:`taiwan_poker.rules.views.view` and :func:`~taiwan_poker.rules.views.events_for`
-for that seat, the functions that decide what a browser may see: its own hole
-cards and private burn, the board, stacks, bets and pots, and the public
-actions.  Another seat's cards, a dealer burn and the shoe are not in those
-views, so they cannot reach a bot.
+:func:`seat_view` builds it only from :func:`taiwan_poker.rules.views.view`
+and :func:`~taiwan_poker.rules.views.events_for` for that seat, the functions
+that decide what a browser may see: its own hole cards and private burn, the
+board, stacks, bets and pots, and the public actions (typed by
+:func:`~taiwan_poker.rules.replay.replay`).  Another seat's cards, a dealer
+burn and the shoe are not in those views, so they cannot reach a bot or the coach.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, parse_cards
 from ..rules.actions import ActionKind
 from ..rules.hand import Hand
+from ..rules.replay import STREET_NAMES, StreetAction, replay
 from ..rules.views import events_for, view
 
-STREETS = ("preflop", "flop", "turn", "river")
+STREETS = STREET_NAMES
 
 
 @dataclass(frozen=True, slots=True)
-class Seen:
-    """A public action: on which street (0 preflop .. 3 river), by which seat, what, to which street total."""
-
-    street: int
-    seat: int
-    kind: ActionKind
-    to: int
-    amount: int
-    allin: bool
-    aggressive: bool  # a bet or a raise (an all-in counts when it raised the street's bet)
-
-
-@dataclass(frozen=True, slots=True)
-class BotView:
+class SeatView:
     """One seat's view when it is to act (every field is public or that seat's own)."""
 
     seat: int
@@ -57,7 +45,7 @@ class BotView:
     call_amount: int
     min_to: int
     max_to: int
-    history: tuple[Seen, ...]
+    history: tuple[StreetAction, ...]
 
     @property
     def opponents(self) -> tuple[int, ...]:
@@ -81,11 +69,11 @@ class BotView:
     def can(self, kind: ActionKind) -> bool:
         return kind in self.actions
 
-    def acted(self, seat: int, street: int) -> tuple[Seen, ...]:
+    def acted(self, seat: int, street: int) -> tuple[StreetAction, ...]:
         return tuple(a for a in self.history if a.seat == seat and a.street == street)
 
     def raises_on(self, street: int) -> int:
-        """Bets and raises (all-ins above the current bet included) made on ``street``."""
+        """Bets and raises (all-ins above the bet level included) made on ``street``."""
         return sum(1 for a in self.history if a.street == street and a.aggressive)
 
     def aggressor(self, street: int) -> int | None:
@@ -97,26 +85,15 @@ class BotView:
         return last
 
 
-def from_views(seat_view: dict[str, Any], events: Sequence[dict[str, Any]], decks: int, big_blind: int) -> BotView:
-    """Read a seat's view (:func:`~taiwan_poker.rules.views.view`) and its visible events into a :class:`BotView`."""
+def from_views(seat_view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], decks: int,
+               big_blind: int) -> SeatView:
+    """Read a seat's view (:func:`~taiwan_poker.rules.views.view`) and its visible events into a :class:`SeatView`."""
     you = seat_view.get("you")
     legal = seat_view.get("legal")
     if you is None or legal is None:
-        raise ValueError("a bot acts only for a seat that is dealt in and to act")
-    history: list[Seen] = []
-    street = 0
-    level = big_blind  # the street's bet to beat (preflop: the big blind)
-    for ev in events:
-        kind = ev.get("type")
-        if kind == "board_dealt":
-            street += 1
-            level = 0
-        elif kind == "action":
-            to = ev["to"]
-            history.append(Seen(street, ev["seat"], ActionKind(ev["kind"]), to, ev["amount"], ev["allin"], to > level))
-            level = max(level, to)
+        raise ValueError("a seat view is read only for a seat that is dealt in and to act")
     seats = seat_view["seats"]
-    return BotView(
+    return SeatView(
         seat=you["seat"],
         decks=decks,
         big_blind=big_blind,
@@ -135,11 +112,11 @@ def from_views(seat_view: dict[str, Any], events: Sequence[dict[str, Any]], deck
         call_amount=legal["call_amount"],
         min_to=legal.get("min_raise_to", legal.get("min_bet_to", 0)),
         max_to=legal.get("max_raise_to", legal.get("max_bet_to", 0)),
-        history=tuple(history),
+        history=replay(events).actions,
     )
 
 
-def seat_view(hand: Hand, seat: int) -> BotView:
-    """The bot's input for ``seat``: built from the seat's browser view and nothing else."""
+def seat_view(hand: Hand, seat: int) -> SeatView:
+    """The typed view of ``seat`` when it is to act: built from the seat's browser view and nothing else."""
     rules = hand.rules
     return from_views(view(hand, seat), events_for(hand, seat), rules.decks, rules.big_blind)

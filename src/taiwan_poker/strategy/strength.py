@@ -1,4 +1,4 @@
-"""Starting-hand strength for bots, by physical face pair, from the shipped preflop charts.
+"""Starting-hand strength for the bots and the coach, by physical face pair, from the shipped preflop charts.
 
 ``preflop_equity(decks)[a, b]``: the equity of faces ``a`` and ``b`` (``rank * 4
 + suit``) against one random hand; an identical pair (``a == b``, two decks or
