@@ -234,6 +234,31 @@ def cmd_report(args: argparse.Namespace) -> None:
         )
 
 
+def cmd_crossdeck(args: argparse.Namespace) -> None:
+    """What the nearest-deck rule costs: exploitability in a d-deck game of the tables solved at other deck counts."""
+    from taiwan_poker.strategy.cfr import Chance, compile_tree, exploitability
+    from taiwan_poker.strategy.classes import class_weights, removal_matrix
+    from taiwan_poker.strategy.model import PayoffModel
+    from taiwan_poker.strategy.tree import GameSpec, build_tree
+
+    print("| players | stack | game decks | table decks | exploitability (mbb/hand) |")
+    print("|---|---|---|---|---|")
+    for n in args.players:
+        for stack in args.stacks:
+            tree = build_tree(GameSpec(n, float(stack)))
+            for d in args.decks:
+                chance = Chance(class_weights(d), removal_matrix(d), em.equity_matrix(d))
+                c = compile_tree(tree, chance, PayoffModel.for_decks(d))
+                for other in (d - 1, d, d + 1):
+                    part = args.work / f"solve_d{other}_p{n}_s{stack:g}_i{iterations_for(n, stack)}.npz"
+                    if not part.exists():
+                        continue
+                    with np.load(part) as f:
+                        strategy = f["strategy"].astype(np.float64)
+                    mbb = exploitability(c, chance, strategy).mbb
+                    print(f"| {n} | {stack} | {d} | {other} | {mbb:.2f} |", flush=True)
+
+
 def cmd_show(args: argparse.Namespace) -> None:
     """Print a decision of the shipped tables as a 13 x 13 grid (percent of hands that do not fold / check)."""
     from taiwan_poker.cards import RANKS
@@ -285,6 +310,11 @@ def main(argv: list[str] | None = None) -> None:
     v.add_argument("--iterations", type=int, default=0, help="0: the shipped count for the player count")
     v.add_argument("--check-every", type=int, default=250, help="exploitability checks (0: only at the end)")
     v.set_defaults(func=cmd_solve)
+    x = sub.add_parser("crossdeck", help="exploitability of neighbouring deck counts' tables (the nearest-deck rule)")
+    x.add_argument("--decks", type=_ints, default=[3, 5])
+    x.add_argument("--players", type=_ints, default=[2, 3, 4])
+    x.add_argument("--stacks", type=_ints, default=list(STACKS))
+    x.set_defaults(func=cmd_crossdeck)
     w = sub.add_parser("show", help="print one decision of the shipped tables as a grid")
     w.add_argument("--decks", type=int, default=2)
     w.add_argument("--players", type=int, default=6)

@@ -257,7 +257,7 @@ def _raise_readings(table: SolvedTable, node: Node, real: _Real, p: int, to: flo
         note = None if exact else f"read as {pair[0][2]} (pseudo-harmonic {pa if first_low else 1 - pa:.2f})"
         out.append(_Reading(pair[0][1], note))
         out.append(_Reading(pair[1][1], f"read as {pair[1][2]} (the other side of the pseudo-harmonic mapping)"))
-    rest = sorted(options, key=lambda o: abs(o[0] - f_real))
+    rest = sorted(options, key=lambda o: (o[0] == 0.0, abs(o[0] - f_real)))  # other raises before a call
     for o in rest:
         if all(r.child != o[1] for r in out):
             exact = not out and abs(o[0] - f_real) <= 0.02 * max(f_real, 0.05)

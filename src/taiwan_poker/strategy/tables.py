@@ -37,7 +37,7 @@ STRATEGY_FILE = "preflop_strategy.npz"
 META_FILE = "preflop_strategy.json"
 TABLE_FORMAT = 1
 SCALE = 255
-MIN_REACH = 1e-6  # nodes reached less often than once in a million hands are not shipped
+MIN_REACH = 1e-6  # a node is shipped when its parent comes up at least once in a million hands
 
 
 class TableError(ValueError):
@@ -111,9 +111,17 @@ def public_reach(tree: Tree, strategy: npt.NDArray[np.floating[Any]], prior: npt
 
 
 def kept_nodes(tree: Tree, reach: npt.NDArray[np.float64], min_reach: float = MIN_REACH) -> npt.NDArray[np.bool_]:
-    """Which decision nodes (in decision order) are shipped."""
+    """Which decision nodes (in decision order) are shipped: those one action away from a line that comes up.
+
+    A node is kept when its parent's public reach is at least ``min_reach`` (so
+    every node that comes up that often, and every answer to one action the
+    tables themselves never or hardly ever take, such as a 2.5-BB open where
+    the table only limps or shoves).
+    """
     decisions = [nd for nd in tree.nodes if not nd.is_terminal]
-    return np.array([len(nd.actions) > 1 and reach[nd.index] >= min_reach for nd in decisions], dtype=bool)
+    return np.array(
+        [len(nd.actions) > 1 and (nd.parent < 0 or reach[nd.parent] >= min_reach) for nd in decisions], dtype=bool
+    )
 
 
 def compress(tree: Tree, counts: npt.NDArray[np.uint8], kept: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
@@ -165,7 +173,7 @@ class SolvedTable:
     def node_strategy(self, node: int) -> npt.NDArray[np.float32]:
         """``(actions, classes)`` probabilities at a decision node (each column adds up to 1)."""
         if not self.stored(node):
-            raise TableError(f"node {node} of {self.key} is not shipped (reached less than once in a million hands)")
+            raise TableError(f"node {node} of {self.key} is not shipped (its parent comes up too rarely)")
         size = len(self.tree.nodes[node].actions)
         if size == 1:
             return np.ones((1, N_CLASSES), dtype=np.float32)
