@@ -193,7 +193,8 @@ class Cluster:
     """N instances sharing ``database_url`` with the push bus on, and HAProxy in front (a context manager).
 
     ``env`` is added to each instance's environment (the tests widen the rate limits there); nothing else
-    is set but ``DATABASE_URL`` and ``TP_PUSH_BUS=1``.
+    is set but ``DATABASE_URL``, ``TP_PUSH_BUS=1`` and ``TP_MAX_CONNECTIONS_PER_ADDRESS=0`` (the proxy caps
+    connections per client address; ``env`` may set it).
     """
 
     def __init__(self, database_url: str, work_dir: Path, instances: int = 2, port: int | None = None,
@@ -206,7 +207,9 @@ class Cluster:
         ports = list(instance_ports) if instance_ports else [free_port() for _ in range(instances)]
         if len(ports) != instances:
             raise ValueError("one port per instance")
-        base_env = {**os.environ, **(env or {}), "DATABASE_URL": database_url, "TP_PUSH_BUS": "1"}
+        # the per-address connection cap is HAProxy's: every connection an instance sees comes from the proxy
+        base_env = {**os.environ, "TP_MAX_CONNECTIONS_PER_ADDRESS": "0", **(env or {}),
+                    "DATABASE_URL": database_url, "TP_PUSH_BUS": "1"}
         self.instances = [Instance(f"app{i}", p, work_dir / f"app{i}", work_dir / f"app{i}.log", base_env)
                           for i, p in enumerate(ports, 1)]
         self.config_path = work_dir / "haproxy.cfg"

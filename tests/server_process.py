@@ -21,7 +21,8 @@ def free_port() -> int:
 class ServerProcess:
     """One server process; ``start()`` waits for ``/healthz``, ``kill()`` is a hard kill (no clean shut-down)."""
 
-    def __init__(self, data_dir: Path, log_path: Path, env: dict[str, str] | None = None, port: int | None = None):
+    def __init__(self, data_dir: Path, log_path: Path, env: dict[str, str] | None = None, port: int | None = None,
+                 max_descriptors: int | None = None):
         self.data_dir = data_dir
         self.log_path = log_path
         # tests drive the server at machine speed from one address: the rate limits stay on, 50 times wider
@@ -29,7 +30,14 @@ class ServerProcess:
                     **(env or {})}
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.max_descriptors = max_descriptors  # the server's RLIMIT_NOFILE, soft and hard (None: inherited)
         self.proc: subprocess.Popen[bytes] | None = None
+
+    def _limit_descriptors(self) -> None:
+        import resource
+
+        assert self.max_descriptors is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.max_descriptors, self.max_descriptors))
 
     def start(self, timeout: float = 30) -> str:
         exe = Path(sys.executable).with_name("taiwan-poker")
@@ -38,6 +46,7 @@ class ServerProcess:
         self.proc = subprocess.Popen(
             [*cmd, "serve", "--port", str(self.port), "--data-dir", str(self.data_dir), "--log-level", "warning"],
             stdout=log, stderr=subprocess.STDOUT, env=self.env,
+            preexec_fn=self._limit_descriptors if self.max_descriptors is not None else None,
         )
         deadline = time.monotonic() + timeout
         while True:

@@ -22,7 +22,7 @@ def serve_command(
     """Start the web app. 啟動網站（預設 http://127.0.0.1:8000）。"""
     import uvicorn
 
-    from ..web import create_app
+    from ..web import connection_guard, create_app
     from ..web.logs import configure
     from ..web.members_ws import WS_MAX_BYTES
 
@@ -33,7 +33,12 @@ def serve_command(
 
     data_dir.mkdir(parents=True, exist_ok=True)
     app = create_app(data_dir=data_dir, host=host)
+    # request-head deadline, per-address cap, room below the descriptor limit, bounded storm logs (issue 19)
+    descriptors = connection_guard.raise_descriptor_limit()
+    guard = connection_guard.ConnectionGuard.from_env(descriptor_limit=descriptors)
+    app.state.connection_guard = guard
     typer.echo(f"台灣撲克 Taiwan Poker → http://{host}:{port}  (API docs: /docs; Ctrl+C to stop)")
     # the app logs each request itself (with its id and timing); uvicorn's records go through the same handler
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, log_config=None,
-                ws_max_size=WS_MAX_BYTES)
+                ws_max_size=WS_MAX_BYTES, http=connection_guard.install(guard),
+                backlog=connection_guard.backlog_for(descriptors))

@@ -1,9 +1,10 @@
 """Prometheus metrics of one app instance (``GET /metrics``, the Prometheus text format).
 
 Requests by route and status, how long table moves take, open sockets, rooms
-held in memory, database errors, room errors and requests refused by the rate
-limits.  Each app has a registry of its own, so several apps in one process
-(the tests) do not collide.  The counts kept by the room service and the rate
+held in memory, database errors, room errors, requests refused by the rate
+limits, and the connection guard's counts (open connections, and those refused,
+evicted or timed out before a request head).  Each app has a registry of its
+own, so several apps in one process (the tests) do not collide.  The counts kept by the room service and the rate
 limiter are read when Prometheus scrapes, so those layers need no Prometheus.
 """
 
@@ -16,7 +17,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.core import CounterMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -29,7 +30,7 @@ class _Counts(Collector):
     def __init__(self, app: Any) -> None:
         self.app = app
 
-    def collect(self) -> Iterator[CounterMetricFamily]:
+    def collect(self) -> Iterator[Metric]:
         rooms = CounterMetricFamily("tp_room_errors", "Room errors by kind (sweep errors, quarantined rooms)",
                                     labels=["kind"])
         for kind, n in sorted(self.app.state.rooms.errors.items()):
@@ -48,6 +49,18 @@ class _Counts(Collector):
             pushes.add_metric(["reconnects"], bus.reconnects)
             pushes.add_metric(["absorbed"], bus.absorbed)
             yield pushes
+        guard = getattr(self.app.state, "connection_guard", None)
+        if guard is not None:  # `taiwan-poker serve`'s connection guard (web/connection_guard.py)
+            yield GaugeMetricFamily("tp_connections_open", "Open HTTP connections (WebSockets included)",
+                                    value=guard.open)
+            yield GaugeMetricFamily("tp_connections_waiting_for_head", "Open connections waiting for a request head",
+                                    value=guard.waiting)
+            dropped = CounterMetricFamily("tp_connections_dropped", "Connections refused (per-address cap, "
+                                          "descriptor limit), evicted or timed out before a request head, and "
+                                          "failed accepts", labels=["reason"])
+            for reason, n in sorted(guard.storm.totals.items()):
+                dropped.add_metric([reason], n)
+            yield dropped
 
 
 class Metrics:
