@@ -183,11 +183,11 @@ def _corrupt(app: FastAPI, code: str) -> None:
     from taiwan_poker.store.models import RoomEvent
 
     rooms = app.state.rooms
-    room_id = rooms.room_id(code)
+    room_id = rooms.loader.room_id(code)
     with app.state.db.transaction() as s:
         event = s.query(RoomEvent).filter_by(room_id=room_id, seq=2).one()
         event.payload = {"kind": "hand", "hand": 1, "event": {"type": "no-such-event"}}
-    rooms._cache.discard(room_id)
+    rooms.loader._cache.discard(room_id)
 
 
 def test_a_room_whose_log_cannot_be_replayed_is_quarantined_logged_and_counted(
@@ -237,7 +237,7 @@ def test_the_sweep_logs_and_counts_a_failing_room_and_sweeps_the_others(
 def test_the_room_cache_is_bounded_and_evicted_rooms_are_rebuilt_from_the_log(make_app: AppFactory) -> None:
     app = make_app()
     rooms = app.state.rooms
-    rooms._cache.capacity = 3
+    rooms.loader._cache.capacity = 3
     codes = [seated_pair(app) for _ in range(5)]
     seen = {code: state(a, code) for a, _, code in codes}
     assert rooms.rooms_in_memory() <= 3
@@ -245,8 +245,8 @@ def test_the_room_cache_is_bounded_and_evicted_rooms_are_rebuilt_from_the_log(ma
         again = state(a, code)
         assert again["version"] == seen[code]["version"] and again["hand"] == seen[code]["hand"]
     assert rooms.rooms_in_memory() <= 3
-    assert len(rooms._lock) == 0, "no room lock outlives its use"
-    rooms._cache.idle_seconds = 0
+    assert len(rooms.loader.locks) == 0, "no room lock outlives its use"
+    rooms.loader._cache.idle_seconds = 0
     rooms.sweep()
     assert rooms.rooms_in_memory() == 0, "idle rooms leave the cache"
 

@@ -129,8 +129,8 @@ def test_a_notification_carries_the_events_and_the_other_instance_serves_its_soc
     assert ({k: v for k, v in pushed_view.items() if k not in volatile}
             == {k: v for k, v in reader.get(f"/api/rooms/{code}").json().items() if k not in volatile})
     rooms = two.state.rooms
-    room_id = rooms.room_id(code)
-    cached = rooms._cache.get(room_id)
+    room_id = rooms.loader.room_id(code)
+    cached = rooms.loader._cache.get(room_id)
     assert cached is not None
     assert not rooms.absorb(room_id, cached.state.version + 2, {"e": [{"v": 2, "type": "x"}], "s": "playing"}), \
         "events that do not follow the cached version directly are left to the log"

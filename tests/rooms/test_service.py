@@ -10,7 +10,8 @@ from unittest.mock import ANY
 
 import pytest
 
-from taiwan_poker.rooms.service import RoomError, RoomService
+from taiwan_poker.errors import TaiwanPokerError
+from taiwan_poker.rooms.service import RoomService
 from taiwan_poker.store import repo
 from taiwan_poker.store.db import Database
 from taiwan_poker.store.models import Member
@@ -59,7 +60,7 @@ def random_action(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 def truth(service: RoomService, code: str) -> TableState:
     """The table as folded by the service (after a read, so the cache is current)."""
     service.state(code, None)
-    cached = service._cache.get(service.room_id(code))
+    cached = service.loader._cache.get(service.loader.room_id(code))
     assert cached is not None
     return cached.state
 
@@ -105,7 +106,7 @@ def test_whole_matches_conserve_chips_and_no_payload_shows_a_hidden_card(db: Dat
         match = truth(service, code)
         assert match.over and sum(match.stacks()) == 4000
         for seat, member in enumerate(players):
-            history = service.history(code, member)
+            history = service.reads.history(code, member)
             assert len(history) == len(match.hands)
             for entry, hand in zip(history, match.hands, strict=True):
                 check_hand_view(entry["final"], seat, hand, f"history seat {seat}")
@@ -241,7 +242,7 @@ def test_wrong_turn_unknown_room_outsider_and_bad_version_are_clear_errors(db: D
         (lambda: service.create_room(outsider, 7), "bad_decks"),
     ]
     for call, expected in cases:
-        with pytest.raises(RoomError) as info:
+        with pytest.raises(TaiwanPokerError) as info:
             call()
         assert info.value.code == expected
     assert service.state(room, players[0])["version"] == st["version"]
@@ -263,7 +264,7 @@ def test_action_clock_time_out_button_and_server_sweep(db: Database) -> None:
     room, players = seated_room(service, db)
     st = service.state(room, players[0])
     assert st["seconds_left"] == pytest.approx(45)
-    with pytest.raises(RoomError) as info:
+    with pytest.raises(TaiwanPokerError) as info:
         service.timeout(room, players[0], st["version"])
     assert info.value.code == "clock_running"
     clock.advance(46)
@@ -289,7 +290,7 @@ def test_action_clock_time_out_button_and_server_sweep(db: Database) -> None:
 def test_leaving_forfeits_and_either_player_can_open_a_rematch(db: Database) -> None:
     service = RoomService(db)
     room, players = seated_room(service, db)
-    with pytest.raises(RoomError):
+    with pytest.raises(TaiwanPokerError):
         service.rematch(room, players[0])
     service.leave(room, players[0])
     st = service.state(room, players[1])
@@ -299,7 +300,7 @@ def test_leaving_forfeits_and_either_player_can_open_a_rematch(db: Database) -> 
     assert service.state(room, players[0])["match"]["rematch"] == new_code
     service.join(new_code, players[0])
     assert service.state(new_code, players[1])["status"] == "playing"
-    lobby = service.rooms_of(players[1])
+    lobby = service.reads.lobby(players[1])
     assert [r["code"] for r in lobby][:2] == [new_code, room]
 
 
@@ -372,7 +373,7 @@ def test_an_instance_behind_reads_only_the_events_appended_since_its_cached_vers
         loaded.append(len(out))
         return out
 
-    cached = second._cache.get(second.room_id(room))
+    cached = second.loader._cache.get(second.loader.room_id(room))
     assert cached is not None
     behind = cached.state.version
     monkeypatch.setattr(repo, "load_events", counting)
@@ -384,4 +385,4 @@ def test_an_instance_behind_reads_only_the_events_appended_since_its_cached_vers
     fresh = RoomService(db, clock=clock)
     for who in (*players, None):  # incremental fold = a fresh replay of the whole log, in every seat's view
         assert second.state(room, who) == fresh.state(room, who)
-        assert second.history(room, who) == fresh.history(room, who)
+        assert second.reads.history(room, who) == fresh.reads.history(room, who)

@@ -10,10 +10,15 @@ and the forfeited hand, which v1 left frozen, is folded and paid.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import inspect
 import json
+import sys
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 
 from taiwan_poker.rooms.service import RoomService
@@ -84,7 +89,7 @@ def test_v1_rooms_are_upgraded_with_the_same_cards_board_pots_and_stacks(fresh_d
             assert {k: v for k, v in new["hand"]["legal"].items() if k != "actions"} == \
                 {k: v for k, v in old["hand"]["legal"].items() if k != "actions"}
         for mid, hands in playing["history"].items():
-            got = service.history(playing["code"], member(mid))
+            got = service.reads.history(playing["code"], member(mid))
             assert [faces_only(h["final"]["board"]) for h in got] == [h["final"]["board"] for h in hands]
             assert [faces_only(h["final"].get("you")) for h in got] == [h["final"].get("you") for h in hands]
     # the upgraded match plays on
@@ -100,7 +105,7 @@ def test_v1_rooms_are_upgraded_with_the_same_cards_board_pots_and_stacks(fresh_d
     new = service.state(forfeit["code"], member(stayer))
     assert new["status"] == "over" and new["match"]["over"] and new["match"]["winner"] == new["you"]
     assert new["hand"]["complete"] and "legal" not in new["hand"], "v1 froze this hand; now it is folded and paid"
-    room = service._cache.get(service.room_id(forfeit["code"]))
+    room = service.loader._cache.get(service.loader.room_id(forfeit["code"]))
     assert room is not None and chips_conserved(room.state)
 
     finished = expected["finished"]
@@ -108,9 +113,69 @@ def test_v1_rooms_are_upgraded_with_the_same_cards_board_pots_and_stacks(fresh_d
     new = service.state(finished["code"], None)
     assert new["match"]["over"] and new["match"]["winner"] == old["match"]["winner"]
     assert new["match"]["stacks"] == old["match"]["stacks"] and new["match"]["rematch"] == expected["rematch_code"]
-    assert len(service.history(finished["code"], None)) == len(FIXTURE["expected"]["finished"]["history"][
+    assert len(service.reads.history(finished["code"], None)) == len(FIXTURE["expected"]["finished"]["history"][
         next(iter(finished["history"]))])
 
     waiting = expected["waiting"]
     new = service.state(waiting["code"], None)
     assert new["status"] == "waiting" and [p["name"] for p in new["players"]] == ["Alice"]
+
+
+# sha256 of every upgraded room's log (its payloads' JSON in order), version, status and whether it has a clock, as
+# migration 0002 wrote them when it was frozen (2026-12-01): the upgrade must never write anything else
+UPGRADED_DIGEST = "92f46894562dda5895b3097ad358115cfdf87b530dd3cc7455b8ed1a762c8caa"
+LIVE_PACKAGES = ("taiwan_poker.tables", "taiwan_poker.rules", "taiwan_poker.evaluate", "taiwan_poker.cards")
+
+
+def upgraded_rooms(database: Database) -> str:
+    meta = sa.MetaData()
+    meta.reflect(database.engine)
+    rooms, events = meta.tables["rooms"], meta.tables["room_events"]
+    out = []
+    with database.engine.connect() as conn:
+        for room in conn.execute(sa.select(rooms).order_by(rooms.c.id)).mappings():
+            log = conn.execute(sa.select(events.c.seq, events.c.payload).where(events.c.room_id == room["id"])
+                               .order_by(events.c.seq)).all()
+            assert [seq for seq, _ in log] == list(range(1, len(log) + 1))
+            out.append({"code": room["code"], "version": room["version"], "status": room["status"],
+                        "clock": room["deadline"] is not None, "log": [json.dumps(p) for _, p in log]})
+    return hashlib.sha256(json.dumps(out).encode()).hexdigest()
+
+
+def break_live_code(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Make every function and class of the live engine (and every method of its classes) raise when used."""
+    called: list[str] = []
+
+    def raiser(name: str) -> Any:
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            called.append(name)
+            raise AssertionError(f"migration 0002 used live code: {name}")
+        return refuse
+
+    for module in [m for n, m in list(sys.modules.items()) if m is not None and n.startswith(LIVE_PACKAGES)]:
+        for name, obj in list(vars(module).items()):
+            if not (inspect.isfunction(obj) or inspect.isclass(obj)) or \
+                    not getattr(obj, "__module__", "").startswith(LIVE_PACKAGES):
+                continue
+            if inspect.isclass(obj) and obj.__module__ == module.__name__ and not issubclass(obj, Enum):
+                for attr, member in list(vars(obj).items()):
+                    method = isinstance(member, staticmethod | classmethod) or inspect.isfunction(member)
+                    if method and (not attr.startswith("__") or attr in ("__init__", "__post_init__")):
+                        monkeypatch.setattr(obj, attr, raiser(f"{obj.__qualname__}.{attr}"))
+            monkeypatch.setattr(module, name, raiser(f"{module.__name__}.{name}"))
+    return called
+
+
+def test_migration_0002_runs_with_the_live_engine_broken(fresh_db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The upgrade is frozen: with every live table, hand, rule set and card function raising, it still writes
+    exactly the logs it wrote when it was frozen (which the live code folds: the test above)."""
+    load_v1(fresh_db)
+    called = break_live_code(monkeypatch)
+    import taiwan_poker.tables as live_tables
+    with pytest.raises(AssertionError, match="live code"):
+        live_tables.fold([])  # the breakage works
+    called.clear()
+    fresh_db.migrate()
+    monkeypatch.undo()
+    assert called == []
+    assert upgraded_rooms(fresh_db) == UPGRADED_DIGEST

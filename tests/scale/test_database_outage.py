@@ -172,15 +172,15 @@ def test_a_push_whose_view_read_fails_is_retried_and_the_socket_stays_live(
     assert b.post(f"/api/rooms/{code}/join").status_code == 200
     rooms = app.state.rooms
     failures = [OperationalError("SELECT", {}, ConnectionResetError("server closed the connection"))]
-    real_state_at = rooms.state_at
+    real_state_at = rooms.reads.state_at
 
     def blinking(code: str, member: Any, version: int) -> dict[str, Any]:
         if failures:
             raise failures.pop()
         return dict(real_state_at(code, member, version))
 
-    monkeypatch.setattr(rooms, "cached_view", lambda *_: None)  # every push reads its view in a thread
-    monkeypatch.setattr(rooms, "state_at", blinking)
+    monkeypatch.setattr(rooms.reads, "cached_view", lambda *_: None)  # every push reads its view in a thread
+    monkeypatch.setattr(rooms.reads, "state_at", blinking)
     with b.websocket_connect(f"/ws/rooms/{code}") as ws:
         version = receive(ws)["state"]["version"]
         for _ in range(2):

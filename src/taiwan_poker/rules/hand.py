@@ -301,10 +301,13 @@ class Hand:
             self._progress()
         return events[start:]
 
+    def timeout_action(self) -> Action:
+        """What a player who does not act is taken to do: check if possible, otherwise fold."""
+        return CHECK if self.legal().allows(ActionKind.CHECK) else FOLD
+
     def timeout(self) -> list[Event]:
         """The action clock ran out: check if possible, otherwise fold."""
-        legal = self.legal()
-        return self.act(CHECK if legal.allows(ActionKind.CHECK) else FOLD, timeout=True)
+        return self.act(self.timeout_action(), timeout=True)
 
     def fold_out_of_turn(self, seat: int) -> list[Event]:
         """A player leaves mid-hand: their hand is folded now, whoever is to act (the seat to act folds normally)."""
@@ -337,6 +340,10 @@ class Hand:
         return other
 
     # -- event application (the only place state changes) ------------------------------------------
+
+    def apply(self, ev: Event) -> None:
+        """Fold one committed event into this hand (replaying a stored log, one event at a time)."""
+        self._emit(ev)
 
     def _emit(self, ev: Event) -> None:
         _APPLY[ev.__class__](self, ev)

@@ -289,6 +289,19 @@ def load_events(session: Session, room_id: int, after: int = 0) -> list[dict[str
     return [dict(p) for p in session.scalars(query)]
 
 
+def hand_start_times(conn: Connection, room_id: int) -> list[dt.datetime]:
+    """When each hand of the room was dealt: the time its ``hand_started`` event was stored, in hand order (UTC).
+
+    The event's type is read inside the JSON payload by the database (SQLite's ``json_extract``, PostgreSQL's
+    ``->>``), so only those rows come back."""
+    payload = RoomEvent.payload
+    query = (select(RoomEvent.created_at)
+             .where(RoomEvent.room_id == room_id, payload["type"].as_string() == "hand",
+                    payload[("event", "type")].as_string() == "hand_started")
+             .order_by(RoomEvent.seq))
+    return [t if t.tzinfo else t.replace(tzinfo=dt.UTC) for t in conn.scalars(query)]
+
+
 def used_action_key(session: Session | Connection, room_id: int, member_id: int, key: str) -> int | None:
     """The version an already-used idempotency key produced, or ``None`` if it is new."""
     return session.scalar(

@@ -5,8 +5,7 @@
     table_view(state, member_id)                             # what that member may see
 """
 
-from .events import TableEvent, event_from_json, event_to_json, visible_to
-from .machine import (
+from .commands import (
     Act,
     AddBot,
     Away,
@@ -20,14 +19,11 @@ from .machine import (
     Rematch,
     RemoveBot,
     SetCoach,
-    TableError,
     TimeOut,
-    chips_conserved,
-    decide,
-    evolve,
-    fold,
-    legal_for,
 )
+from .errors import TableError
+from .events import TableEvent, event_from_json, event_to_json, visible_to
+from .machine import chips_conserved, decide, evolve, fold, legal_for
 from .state import Phase, SeatState, TableState
 from .views import history, table_view
 

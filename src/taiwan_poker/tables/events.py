@@ -17,10 +17,12 @@ from ..rules.ruleset import RuleSet
 
 
 class TableOpened(NamedTuple):
-    """A table is opened with these rules by a member (who takes a seat in the next event)."""
+    """A table is opened with these rules by a member (who takes a seat in the next event); a ``guest``'s
+    table is a solo table that no member joins."""
 
     rules: RuleSet
     creator: int
+    guest: bool = False
 
 
 class SettingsChanged(NamedTuple):

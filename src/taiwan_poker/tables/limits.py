@@ -24,6 +24,10 @@ ACTION_CLOCK_SECONDS = DEFAULT_RULES.action_clock  # the spec's 45 s to act
 TIMEOUT_GRACE_SECONDS = 15  # how long after the clock the server waits before it applies the time-out itself
 NEXT_HAND_SECONDS = 6  # the showdown stays on the table this long before the server deals the next hand
 AWAY_AFTER_TIMEOUTS = 2  # time-outs in a row that mark a player away
+MAX_CHIPS = 10**9  # the largest amount a move may name
+BOT_LEVELS = ("beginner", "solid", "strong")  # the levels a table offers (their play lives in taiwan_poker.bots)
+DEFAULT_BOT_LEVEL = "solid"
+GUEST_TABLES_AT_ONCE = 1  # a guest's new solo table ends their last one
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,18 +24,32 @@ Rules (decisions in ``docs/rules.md``):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Any
 
-from ..bots.levels import LEVELS
 from ..cards import RandomSource
-from ..errors import TaiwanPokerError
-from ..rules.actions import Action, ActionKind, IllegalActionError
+from ..rules.actions import ActionKind, IllegalActionError
 from ..rules.events import ActionTaken, HandEnded, HandStarted
 from ..rules.hand import Hand
 from ..rules.pots import clockwise_after
-from ..rules.ruleset import RuleSet
+from .commands import (
+    Act,
+    AddBot,
+    Away,
+    Back,
+    Command,
+    Configure,
+    Deal,
+    Join,
+    Leave,
+    Open,
+    Rematch,
+    RemoveBot,
+    SetCoach,
+    TimeOut,
+)
+from .errors import TableError
 from .events import (
     CoachSet,
     HandEvent,
@@ -49,100 +63,8 @@ from .events import (
     TableEvent,
     TableOpened,
 )
-from .limits import AWAY_AFTER_TIMEOUTS, SEATS
+from .limits import AWAY_AFTER_TIMEOUTS, BOT_LEVELS, SEATS
 from .state import Departed, SeatState, TableState
-
-
-class TableError(TaiwanPokerError):
-    """A command the table cannot take now (the code says why)."""
-
-    code = "table_error"
-
-
-# --- commands -------------------------------------------------------------------------------------------------
-
-
-class Open(NamedTuple):
-    """Open a table with ``rules``; the creator takes seat 0."""
-
-    rules: RuleSet
-    member: int
-    name: str
-
-
-class Configure(NamedTuple):
-    """The creator changes the rules before the first hand."""
-
-    member: int
-    rules: RuleSet
-
-
-class Join(NamedTuple):
-    member: int
-    name: str
-
-
-class Leave(NamedTuple):
-    member: int
-
-
-class Act(NamedTuple):
-    member: int
-    action: Action
-
-
-class TimeOut(NamedTuple):
-    """The clock of the seat to act ran out (the shell has checked the time); ``member`` None is the server."""
-
-    member: int | None
-
-
-class Deal(NamedTuple):
-    """Deal the next hand (the first one too, by the creator); ``member`` None is the server."""
-
-    member: int | None
-
-
-class Away(NamedTuple):
-    member: int
-
-
-class Back(NamedTuple):
-    member: int
-
-
-class AddBot(NamedTuple):
-    """The creator seats a bot of ``level`` in the first free seat (before the first hand or between hands)."""
-
-    member: int
-    level: str
-
-
-class RemoveBot(NamedTuple):
-    """The creator takes the bot in ``seat`` off the table (between hands); its chips leave with it."""
-
-    member: int
-    seat: int
-
-
-class SetCoach(NamedTuple):
-    """The creator turns the coach on or off for everyone (between hands)."""
-
-    member: int
-    on: bool
-
-
-class Rematch(NamedTuple):
-    """Open a rematch; the shell has made the new table, whose ``code`` everyone here will see."""
-
-    member: int
-    code: str
-
-
-Command = (
-    Open | Configure | Join | Leave | Act | TimeOut | Deal | Away | Back | Rematch | AddBot | RemoveBot | SetCoach
-)
-
 
 # --- evolve -----------------------------------------------------------------------------------------------------
 
@@ -150,7 +72,8 @@ Command = (
 def evolve(state: TableState | None, event: TableEvent) -> TableState:
     """The state after one committed event."""
     if isinstance(event, TableOpened):
-        return TableState(rules=event.rules, creator=event.creator, seats=(None,) * event.rules.seats, version=1)
+        return TableState(rules=event.rules, creator=event.creator, seats=(None,) * event.rules.seats, version=1,
+                          guest=event.guest)
     if state is None:
         raise TableError("the log must start with table_opened", code="bad_event")
     previous_left = state.just_left
@@ -189,14 +112,14 @@ def _evolve_hand(state: TableState, event: HandEvent) -> TableState:
     inner = event.event
     if isinstance(inner, HandStarted):
         hand = Hand(state.rules)
-        hand._emit(inner)
+        hand.apply(inner)
         lineup = tuple(s.member if s is not None and inner.stacks[i] > 0 else None for i, s in enumerate(state.seats))
         return replace(state, hands=(*state.hands, hand), lineups=(*state.lineups, lineup))
     current = state.hand
     if current is None or current.hand_no != event.hand_no or current.complete:
         raise TableError(f"an event of hand {event.hand_no}, which is not running", code="bad_event")
     hand = current.fork()
-    hand._emit(inner)
+    hand.apply(inner)
     state = replace(state, hands=(*state.hands[:-1], hand))
     if isinstance(inner, ActionTaken):
         seat = state.seats[inner.seat]
@@ -232,73 +155,98 @@ def decide(state: TableState | None, command: Command, rng: RandomSource | None 
     with nothing changed, when the command is not allowed now.
     """
     if isinstance(command, Open):
-        return [TableOpened(command.rules, command.member), PlayerSat(0, command.member, command.name,
-                                                                      command.rules.starting_stack)]
+        return _open(command, rng)
     if state is None:
         raise TableError("no such table", code="room_not_found")
-    events = _primary(state, command, rng)
+    events = HANDLERS[type(command)](state, command, rng)
     after = fold(events, state) if events else state
     return events + settle(after, rng, deal_when_full=isinstance(command, Join | AddBot))
 
 
-def _primary(state: TableState, command: Command, rng: RandomSource | None) -> list[TableEvent]:
-    if isinstance(command, Join):
-        return _join(state, command)
-    if isinstance(command, Leave):
-        return _leave(state, command.member)
-    if isinstance(command, Act):
-        seat = _seated(state, command.member)
-        hand = _running(state)
-        if hand.to_act != seat:
-            raise TableError("it is not your turn", code="not_your_turn")
-        fork = hand.fork()
-        return _wrap(hand.hand_no, fork.act(command.action, seat=seat, open_fold=True))
-    if isinstance(command, TimeOut):
-        if command.member is not None:
-            _seated(state, command.member)
-        hand = _running(state)
-        late = hand.to_act
-        fork = hand.fork()
-        events = _wrap(hand.hand_no, fork.timeout())
-        occupant = state.seats[late] if late is not None else None
-        if late is not None and occupant is not None and not occupant.away \
-                and occupant.timeouts + 1 >= AWAY_AFTER_TIMEOUTS:
-            events.append(PlayerAway(late))
-        return events
-    if isinstance(command, Deal):
-        return _deal(state, command.member, rng)
-    if isinstance(command, Away | Back):
-        seat = _seated(state, command.member)
-        occupant = state.seats[seat]
-        assert occupant is not None
-        if isinstance(command, Away):
-            return [] if occupant.away else [PlayerAway(seat)]
-        return [PlayerBack(seat)] if occupant.away else []
-    if isinstance(command, Configure):
-        if command.member != state.creator:
-            raise TableError("only the table's creator may change its settings", code="not_creator")
-        if state.started:
-            raise TableError("the settings are fixed once the first hand is dealt", code="table_started")
-        taken = [i for i, s in enumerate(state.seats) if s is not None]
-        if taken and max(taken) >= command.rules.seats:
-            raise TableError("fewer seats than the players already seated", code="bad_seats",
-                             low=max(taken) + 1, high=SEATS.stop - 1)
-        return [SettingsChanged(command.rules)]
-    if isinstance(command, AddBot | RemoveBot):
-        return _bots(state, command)
-    if isinstance(command, SetCoach):
-        if command.member != state.creator:
-            raise TableError("only the table's creator may turn the coach on or off", code="not_creator")
-        if state.hand_running:
-            raise TableError("the coach is turned on or off between hands", code="hand_in_progress")
-        return [] if state.coach_on == command.on else [CoachSet(bool(command.on))]
-    if isinstance(command, Rematch):
-        if state.ever_seat_of(command.member) is None:
-            raise TableError("only a player of this table can ask for a rematch", code="not_seated")
-        if not state.over:
-            raise TableError("the match is not over yet", code="match_not_over")
-        return [] if state.rematch is not None else [RematchOpened(command.code)]
-    raise TableError(f"unknown command {command!r}", code="bad_command")  # pragma: no cover
+def _open(command: Open, rng: RandomSource | None) -> list[TableEvent]:
+    rules = command.rules
+    if command.guest and len(command.bots) != rules.seats - 1:
+        raise TableError("a guest plays against bots only: fill every other seat with a bot", code="guest_solo_only")
+    events: list[TableEvent] = [TableOpened(rules, command.member, command.guest),
+                                PlayerSat(0, command.member, command.name, rules.starting_stack)]
+    state = fold(events)
+    for level in command.bots:
+        more = _add_bot(state, AddBot(command.member, level), rng)
+        events += more
+        state = fold(more, state)
+    return events + settle(state, rng, deal_when_full=True)
+
+
+def _act(state: TableState, command: Act, rng: RandomSource | None) -> list[TableEvent]:
+    seat = _seated(state, command.member)
+    hand = _running(state)
+    if hand.to_act != seat:
+        raise TableError("it is not your turn", code="not_your_turn")
+    fork = hand.fork()
+    return _wrap(hand.hand_no, fork.act(command.action, seat=seat, open_fold=True))
+
+
+def _time_out(state: TableState, command: TimeOut, rng: RandomSource | None) -> list[TableEvent]:
+    if command.member is not None:
+        _seated(state, command.member)
+    hand = _running(state)
+    late = hand.to_act
+    fork = hand.fork()
+    events = _wrap(hand.hand_no, fork.timeout())
+    occupant = state.seats[late] if late is not None else None
+    if late is not None and occupant is not None and not occupant.away \
+            and occupant.timeouts + 1 >= AWAY_AFTER_TIMEOUTS:
+        events.append(PlayerAway(late))
+    return events
+
+
+def _deal_command(state: TableState, command: Deal, rng: RandomSource | None) -> list[TableEvent]:
+    return _deal(state, command.member, rng)
+
+
+def _away(state: TableState, command: Away, rng: RandomSource | None) -> list[TableEvent]:
+    seat = _seated(state, command.member)
+    occupant = state.seats[seat]
+    assert occupant is not None
+    return [] if occupant.away else [PlayerAway(seat)]
+
+
+def _back(state: TableState, command: Back, rng: RandomSource | None) -> list[TableEvent]:
+    seat = _seated(state, command.member)
+    occupant = state.seats[seat]
+    assert occupant is not None
+    return [PlayerBack(seat)] if occupant.away else []
+
+
+def _configure(state: TableState, command: Configure, rng: RandomSource | None) -> list[TableEvent]:
+    _creator(state, command.member, "only the table's creator may change its settings")
+    if state.started:
+        raise TableError("the settings are fixed once the first hand is dealt", code="table_started")
+    taken = [i for i, s in enumerate(state.seats) if s is not None]
+    if taken and max(taken) >= command.rules.seats:
+        raise TableError("fewer seats than the players already seated", code="bad_seats",
+                         low=max(taken) + 1, high=SEATS.stop - 1)
+    return [SettingsChanged(command.rules)]
+
+
+def _set_coach(state: TableState, command: SetCoach, rng: RandomSource | None) -> list[TableEvent]:
+    _creator(state, command.member, "only the table's creator may turn the coach on or off")
+    if state.hand_running:
+        raise TableError("the coach is turned on or off between hands", code="hand_in_progress")
+    return [] if state.coach_on == command.on else [CoachSet(bool(command.on))]
+
+
+def _rematch(state: TableState, command: Rematch, rng: RandomSource | None) -> list[TableEvent]:
+    if state.ever_seat_of(command.member) is None:
+        raise TableError("only a player of this table can ask for a rematch", code="not_seated")
+    if not state.over:
+        raise TableError("the match is not over yet", code="match_not_over")
+    return [] if state.rematch is not None else [RematchOpened(command.code)]
+
+
+def _creator(state: TableState, member: int, message: str) -> None:
+    if member != state.creator:
+        raise TableError(message, code="not_creator")
 
 
 def _seated(state: TableState, member: int) -> int:
@@ -321,9 +269,13 @@ def _wrap(hand_no: int, events: Sequence[object]) -> list[TableEvent]:
     return [HandEvent(hand_no, e) for e in events]  # type: ignore[arg-type]
 
 
-def _join(state: TableState, command: Join) -> list[TableEvent]:
+def _join(state: TableState, command: Join, rng: RandomSource | None) -> list[TableEvent]:
     if state.seat_of(command.member) is not None:
         return []  # already seated: joining again changes nothing
+    if command.guest:
+        raise TableError("a guest plays against bots only; sign in to join a table", code="guest_not_allowed")
+    if state.guest:
+        raise TableError("this is a guest's solo table", code="guest_table")
     if state.over:
         raise TableError("this match is over", code="match_over")
     if state.started and any(d.member == command.member for d in state.departed):
@@ -336,22 +288,20 @@ def _join(state: TableState, command: Join) -> list[TableEvent]:
     return [PlayerSat(free[0], command.member, command.name, state.rules.starting_stack)]
 
 
-def _bots(state: TableState, command: AddBot | RemoveBot) -> list[TableEvent]:
-    """Seat or remove a bot: the creator's choice, before the first hand or between hands."""
-    if command.member != state.creator:
-        raise TableError("only the table's creator may seat or remove bots", code="not_creator")
+def _between_hands(state: TableState, member: int) -> None:
+    """Bots join or leave by the creator's choice, before the first hand or between hands."""
+    _creator(state, member, "only the table's creator may seat or remove bots")
     if state.over:
         raise TableError("this match is over", code="match_over")
     if state.hand_running:
         raise TableError("bots join or leave between hands", code="hand_in_progress")
-    if isinstance(command, RemoveBot):
-        seat = command.seat
-        occupant = state.seats[seat] if isinstance(seat, int) and 0 <= seat < len(state.seats) else None
-        if occupant is None or occupant.bot is None:
-            raise TableError(f"seat {seat!r} holds no bot", code="no_bot")
-        return [PlayerLeft(seat, occupant.stack)]
-    if command.level not in LEVELS:
-        raise TableError(f"unknown bot level {command.level!r}: {', '.join(LEVELS)}", code="bad_level")
+
+
+def _add_bot(state: TableState, command: AddBot, rng: RandomSource | None) -> list[TableEvent]:
+    _between_hands(state, command.member)
+    if command.level not in BOT_LEVELS:
+        raise TableError(f"unknown bot level {command.level!r}: {', '.join(BOT_LEVELS)}", code="bad_level",
+                         levels=", ".join(BOT_LEVELS))
     free = [i for i, s in enumerate(state.seats) if s is None]
     if not free:
         raise TableError("this table's seats are taken", code="room_full")
@@ -359,8 +309,17 @@ def _bots(state: TableState, command: AddBot | RemoveBot) -> list[TableEvent]:
     return [PlayerSat(free[0], bot_id, f"Bot {free[0] + 1}", state.rules.starting_stack, command.level)]
 
 
-def _leave(state: TableState, member: int) -> list[TableEvent]:
-    seat = _seated(state, member)
+def _remove_bot(state: TableState, command: RemoveBot, rng: RandomSource | None) -> list[TableEvent]:
+    _between_hands(state, command.member)
+    seat = command.seat
+    occupant = state.seats[seat] if isinstance(seat, int) and 0 <= seat < len(state.seats) else None
+    if occupant is None or occupant.bot is None:
+        raise TableError(f"seat {seat!r} holds no bot", code="no_bot", seat=seat)
+    return [PlayerLeft(seat, occupant.stack)]
+
+
+def _leave(state: TableState, command: Leave, rng: RandomSource | None) -> list[TableEvent]:
+    seat = _seated(state, command.member)
     events: list[TableEvent] = []
     hand = state.hand
     occupant = state.seats[seat]
@@ -373,6 +332,13 @@ def _leave(state: TableState, member: int) -> list[TableEvent]:
         behind = fork.stacks[seat]
     events.append(PlayerLeft(seat, behind))
     return events
+
+
+Handler = Callable[[TableState, Any, RandomSource | None], list[TableEvent]]
+HANDLERS: dict[type[Any], Handler] = {  # every command but Open, which starts a table instead of changing one
+    Join: _join, Leave: _leave, Act: _act, TimeOut: _time_out, Deal: _deal_command, Away: _away, Back: _back,
+    Configure: _configure, AddBot: _add_bot, RemoveBot: _remove_bot, SetCoach: _set_coach, Rematch: _rematch,
+}
 
 
 def _deal(state: TableState, member: int | None, rng: RandomSource | None) -> list[TableEvent]:

@@ -67,6 +67,7 @@ class TableState:
     just_left: int | None = None  # the seat whose player left in the last event (so the match's end can say why)
     forfeit: int | None = None  # the seat whose leaving ended the match
     coach: bool | None = None  # the creator's choice; None: the default (on at tables with bots)
+    guest: bool = False  # a guest's solo table: no member joins it
 
     @property
     def coach_on(self) -> bool:

@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..history.chart import match_chart
 from ..history.hand_stats import session_stats
-from .history_reads import filter_hands, played_hands
+from ..history.played import filter_hands
 from .i18n import t
 from .member_pages import MEMBER_JS
 from .members_api import optional_member
@@ -51,7 +51,7 @@ def my_history_page(request: Request, table: str = "", since: str = "", until: s
     lang = lang_of(request)
     code = table.upper() if _CODE.match(table) else ""
     start, end, outcome = _day(since), _day(until), result if result in RESULTS else ""
-    every = played_hands(request.app.state.rooms, member)
+    every = request.app.state.rooms.reads.played_hands(member)
     hands = filter_hands(every, code or None, start, end, outcome or None)
     stats = session_stats([h.stats for h in hands])
     chart = match_chart([h.stats.net for h in hands], [h.ev_net for h in hands], title=t(lang, "mine.chart_title"),

@@ -21,13 +21,20 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from sqlalchemy.orm import Session
 
 from ..auth.google import GoogleTokenVerifier, TokenRejected, check_csrf
-from ..bots.levels import DEFAULT_LEVEL, LEVELS
 from ..errors import TaiwanPokerError
 from ..rooms.service import ActResult, RoomService
 from ..store import repo
 from ..store.db import Database
 from ..store.models import Member, utcnow
-from ..tables.limits import BOUNDS, DEFAULT_BLINDS, DEFAULT_DECKS, DEFAULT_SEATS, DEFAULT_STACK
+from ..tables.limits import (
+    BOT_LEVELS,
+    BOUNDS,
+    DEFAULT_BLINDS,
+    DEFAULT_BOT_LEVEL,
+    DEFAULT_DECKS,
+    DEFAULT_SEATS,
+    DEFAULT_STACK,
+)
 from .config import Settings
 from .error_model import ERROR_RESPONSES
 from .metrics import observe_action
@@ -352,8 +359,8 @@ class NewTable(NewRoom):
     """A new table's settings, and bots to seat beside its creator at once (a full table deals straight away)."""
 
     bots: StrictInt = Field(0, description="bots to seat at once, 0 to seats − 1 (fills the table: a solo game)")
-    level: StrictStr | None = Field(None, description=f"the bots' level: {', '.join(LEVELS)} (default "
-                                                      f"{DEFAULT_LEVEL})")
+    level: StrictStr | None = Field(None, description=f"the bots' level: {', '.join(BOT_LEVELS)} (default "
+                                                      f"{DEFAULT_BOT_LEVEL})")
 
     def settings(self) -> dict[str, Any]:
         return {**super().settings(), "bots": self.bots, "level": self.level}
@@ -361,8 +368,8 @@ class NewTable(NewRoom):
 
 class BotIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    level: StrictStr | None = Field(None, description=f"{', '.join(LEVELS)}; omitted: {DEFAULT_LEVEL}",
-                                    json_schema_extra={"enum": [*LEVELS, None]})
+    level: StrictStr | None = Field(None, description=f"{', '.join(BOT_LEVELS)}; omitted: {DEFAULT_BOT_LEVEL}",
+                                    json_schema_extra={"enum": [*BOT_LEVELS, None]})
 
 
 class ActionIn(BaseModel):
@@ -391,7 +398,7 @@ def act_json(result: ActResult) -> dict[str, Any]:
 @router.get("/api/rooms", tags=["rooms"])
 def lobby(request: Request, member: MemberDep) -> dict[str, Any]:
     """The member's rooms, newest first."""
-    return {"rooms": services(request)[2].rooms_of(member)}
+    return {"rooms": services(request)[2].reads.lobby(member)}
 
 
 @router.post("/api/rooms", tags=["rooms"], dependencies=[Csrf, rate_limit("room_create")])
@@ -436,41 +443,13 @@ class CoachIn(BaseModel):
 @router.get("/api/rooms/{code}/coach", tags=["rooms"])
 def coach(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
     """The coach's advice for your turn, from your seat's view only (``advice`` is null when it is not your turn)."""
-    return services(request)[2].coach(code, member)
+    return services(request)[2].reads.coach(code, member)
 
 
 @router.post("/api/rooms/{code}/coach", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
 def set_coach(request: Request, code: str, body: CoachIn, member: MemberDep) -> dict[str, Any]:
     """The creator turns the coach on or off for everyone at the table (between hands)."""
     return services(request)[2].set_coach(code, member, body.on)
-
-
-PHH_MEDIA = "application/x-phh; charset=utf-8"  # TOML text; pokerkit's HandHistory.loads reads it
-PHH_RESPONSE: dict[int | str, dict[str, Any]] = {
-    200: {"description": "PHH (TOML text)", "content": {"application/x-phh": {"schema": {"type": "string"}}}},
-}
-
-
-@router.get("/api/rooms/{code}/hands.phh", tags=["rooms"], responses=PHH_RESPONSE)
-def match_phh_export(request: Request, code: str, member: OptionalMember) -> Response:
-    """Every hand of the table in PHH (pokerkit's hand-history format), with only the cards you may see."""
-    text = services(request)[2].hands_phh(code, member)
-    return Response(text, media_type=PHH_MEDIA,
-                    headers={"Content-Disposition": f'attachment; filename="{code.upper()}.phh"'})
-
-
-@router.get("/api/rooms/{code}/hands/{hand_no}.phh", tags=["rooms"], responses=PHH_RESPONSE)
-def hand_phh_export(request: Request, code: str, hand_no: int, member: OptionalMember) -> Response:
-    """One hand in PHH, with only the cards you may see (others' are ``????``)."""
-    text = services(request)[2].hands_phh(code, member, hand_no)
-    return Response(text, media_type=PHH_MEDIA,
-                    headers={"Content-Disposition": f'attachment; filename="{code.upper()}-{hand_no}.phh"'})
-
-
-@router.get("/api/rooms/{code}/hands/{hand_no}/review", tags=["rooms"])
-def hand_review(request: Request, code: str, hand_no: int, member: MemberDep) -> dict[str, Any]:
-    """Your decisions in a finished hand: equity, price and a mark for each; the all-in EV where it applies."""
-    return services(request)[2].review(code, member, hand_no)
 
 
 @router.post("/api/rooms/{code}/away", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
@@ -528,12 +507,6 @@ def next_hand(request: Request, code: str, body: VersionIn, member: MemberDep) -
     """Deal the next hand once the last one is over."""
     with observe_action(request.app, "next"):
         return act_json(services(request)[2].next_hand(code, member, body.version))
-
-
-@router.get("/api/rooms/{code}/history", tags=["rooms"])
-def history(request: Request, code: str, member: OptionalMember) -> dict[str, Any]:
-    """Every hand of the room as the caller may see it."""
-    return {"hands": services(request)[2].history(code, member)}
 
 
 ERROR_STATUS = {

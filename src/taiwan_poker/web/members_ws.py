@@ -127,7 +127,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     limiter: RateLimiter = app.state.rate_limiter
     try:
         limiter.check("socket_open", member_id, address)
-        room_id = await asyncio.to_thread(rooms.room_id, code)
+        room_id = await asyncio.to_thread(rooms.loader.room_id, code)
     except TaiwanPokerError as exc:
         if exc.code == "room_not_found":
             count_miss(limiter, address)
@@ -182,8 +182,8 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     def view(announced: int | None) -> dict[str, Any]:
         signed_in()
         if announced is None:
-            return rooms.state(code, member)
-        return rooms.state_at(code, member, announced)
+            return rooms.reads.state(code, member)
+        return rooms.reads.state_at(code, member, announced)
 
     def handle(msg: dict[str, Any]) -> dict[str, Any]:
         signed_in()
@@ -195,7 +195,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     def quick_view(announced: int) -> dict[str, Any] | None:
         """A push's view straight from the room cache, on the event loop; None when it needs a thread."""
         signed_in()
-        return rooms.cached_view(code, member, announced)
+        return rooms.reads.cached_view(code, member, announced)
 
     async def send_state(reply: dict[str, Any] | None = None, announced: int | None = None) -> None:
         """Send a state (a push, or an action's reply); never an older version than already sent."""

@@ -1,0 +1,35 @@
+"""A bot at a table: when a bot is to act, its move, decided from its seat's view like any client's."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+
+from ..strategy.seat import seat_view
+from ..tables import Act, TableState
+from .levels import policy_of
+
+log = logging.getLogger("taiwan_poker.bots")
+
+
+def bot_move(state: TableState, rng: random.Random, on_failure: Callable[[], None] | None = None) -> Act | None:
+    """The move of the bot to act in the running hand (None when no bot is to act).
+
+    A policy that fails must not stop the table: the bot then does what a player who does not act does
+    (check, else fold), the failure is logged and ``on_failure`` told.
+    """
+    turn = state.bot_to_act()
+    hand = state.hand
+    if turn is None or hand is None:
+        return None
+    seat, occupant = turn
+    assert occupant.bot is not None
+    try:
+        action = policy_of(occupant.bot)(seat_view(hand, seat), rng)
+    except Exception:
+        log.exception("a bot failed to decide; it checks or folds", extra={"level": occupant.bot})
+        if on_failure is not None:
+            on_failure()
+        action = hand.timeout_action()
+    return Act(occupant.member, action)

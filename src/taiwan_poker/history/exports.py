@@ -1,0 +1,88 @@
+"""One export pipeline for played hands: a hand as one viewer saw it, then PHH, text or JSON.
+
+:func:`hand_record` takes a hand from the table's state through the
+fail-closed views only (the viewer's seat's visible events and final view, or
+a spectator's); each format renders records, and a match is the records of
+every hand joined. No format reads the table state itself, so none can show
+more than the record holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from ..rules.ruleset import RuleSet
+from ..rules.views import view
+from ..tables.state import TableState
+from ..tables.views import hand_events, names_in_hand
+from .hand_text import hand_text, match_text
+from .phh import hand_phh, match_phh
+
+
+class Format(StrEnum):
+    PHH = "phh"
+    TEXT = "txt"
+    JSON = "json"
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One hand as one viewer saw it (``seat`` None: public information only)."""
+
+    table: str | None  # None: the hand is shared on its own and does not lead to its table
+    hand_no: int
+    seat: int | None
+    names: list[str]
+    rules: RuleSet
+    complete: bool
+    events: list[dict[str, Any]]
+    final: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        rules = self.rules
+        return {"table": self.table, "hand_no": self.hand_no, "seat": self.seat, "decks": rules.decks,
+                "blinds": [rules.small_blind, rules.big_blind], "names": self.names, "complete": self.complete,
+                "final": self.final, "events": self.events}
+
+
+def hand_record(state: TableState, table: str | None, member: int | None, index: int) -> HandRecord:
+    """Hand ``index`` (0-based) as ``member`` (None: a spectator) saw it."""
+    hand = state.hands[index]
+    seat = state.seat_in_hand(member, index)
+    return HandRecord(table=table, hand_no=hand.hand_no, seat=seat, names=names_in_hand(state, index),
+                      rules=state.rules, complete=hand.complete, events=hand_events(state, member, index),
+                      final=view(hand, seat))
+
+
+def _phh(r: HandRecord) -> str:
+    return hand_phh(r.events, names=r.names, small_blind=r.rules.small_blind, big_blind=r.rules.big_blind,
+                    decks=r.rules.decks, table=r.table or "", hand_no=r.hand_no)
+
+
+def _text(r: HandRecord) -> str:
+    return hand_text(r.events, names=r.names, small_blind=r.rules.small_blind, big_blind=r.rules.big_blind,
+                     decks=r.rules.decks, table=r.table or "", hand_no=r.hand_no, viewer=r.seat)
+
+
+TEXT_FORMATS: dict[Format, tuple[Callable[[HandRecord], str], Callable[[Sequence[str]], str]]] = {
+    Format.PHH: (_phh, match_phh),
+    Format.TEXT: (_text, match_text),
+}
+
+
+def render_text(records: Sequence[HandRecord], fmt: Format, *, single: bool) -> str:
+    """The records as PHH or text: a PHH hand's own document when ``single``, else a match's (a text file is
+    always a match file, of one hand or more)."""
+    one, many = TEXT_FORMATS[fmt]
+    texts = [one(r) for r in records]
+    return texts[0] if single and fmt is Format.PHH else many(texts)
+
+
+def render_json(records: Sequence[HandRecord], *, table: str | None, single: bool) -> dict[str, Any]:
+    """The records as JSON: one hand's object when ``single``, else ``{"table": ..., "hands": [...]}``."""
+    if single:
+        return records[0].to_json()
+    return {"table": table, "hands": [r.to_json() for r in records]}

@@ -1,0 +1,92 @@
+"""A member table's settings and moves as a client sends them (JSON values), checked against :mod:`.limits`.
+
+Pure: each reader returns a typed value or raises :class:`~.machine.TableError`
+with a code and the bounds it broke, so any shell (HTTP, socket, CLI) refuses
+bad input the same way and in the reader's language.
+"""
+
+from __future__ import annotations
+
+from ..errors import TaiwanPokerError
+from ..rules import Action, ActionKind, RuleSet
+from .errors import TableError
+from .limits import (
+    ACTION_CLOCK_SECONDS,
+    BIG_BLIND,
+    BOT_LEVELS,
+    DECKS,
+    DEFAULT_BLINDS,
+    DEFAULT_BOT_LEVEL,
+    DEFAULT_DECKS,
+    DEFAULT_SEATS,
+    DEFAULT_STACK,
+    MAX_CHIPS,
+    MIN_STACK_IN_BIG_BLINDS,
+    SEATS,
+    STACK,
+)
+
+
+def whole(value: object, name: str, allowed: range, code: str) -> int:
+    """``value`` when it is a whole number in ``allowed`` (a JSON ``true`` is not 1), else ``code``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+        raise TableError(f"{name} must be a whole number from {allowed.start} to {allowed.stop - 1}, not {value!r}",
+                         code=code, low=allowed.start, high=allowed.stop - 1)
+    return value
+
+
+def table_rules(decks: object = DEFAULT_DECKS, seats: object = DEFAULT_SEATS, stack: object = DEFAULT_STACK,
+                blinds: object = DEFAULT_BLINDS, action_clock: int = ACTION_CLOCK_SECONDS) -> RuleSet:
+    """A member table's rules from its settings, each checked against :mod:`.limits`."""
+    d = whole(decks, "decks", DECKS, "bad_decks")
+    n = whole(seats, "seats", SEATS, "bad_seats")
+    s = whole(stack, "stack", STACK, "bad_stack")
+    if not isinstance(blinds, list | tuple) or len(blinds) != 2:
+        raise TableError("blinds are [small, big], e.g. [10, 20]", code="bad_blinds", low=BIG_BLIND.start,
+                         high=BIG_BLIND.stop - 1)
+    big = whole(blinds[1], "the big blind", BIG_BLIND, "bad_blinds")
+    small = whole(blinds[0], "the small blind", range(1, big + 1), "bad_blinds")
+    if s < MIN_STACK_IN_BIG_BLINDS * big:
+        raise TableError(f"the starting stack must be at least {MIN_STACK_IN_BIG_BLINDS} big blinds",
+                         code="bad_stack", low=MIN_STACK_IN_BIG_BLINDS * big, high=STACK.stop - 1)
+    try:
+        return RuleSet(decks=d, seats=n, starting_stack=s, small_blind=small, big_blind=big, action_clock=action_clock)
+    except TaiwanPokerError as exc:  # e.g. the shoe is too small for the seats
+        raise TableError(exc.message, code="bad_rules") from None
+
+
+def parse_action(obj: object) -> Action:
+    """``{"kind": "raise", "to": 120}`` → :class:`Action`; anything malformed is ``bad_action``/``bad_amount``."""
+    if not isinstance(obj, dict):
+        raise TableError("an action must be an object like {\"kind\": \"call\"}", code="bad_action")
+    try:
+        kind = ActionKind(str(obj.get("kind")))
+    except ValueError:
+        raise TableError(f"unknown action kind {obj.get('kind')!r}", code="bad_action") from None
+    to = obj.get("to")
+    if kind in (ActionKind.BET, ActionKind.RAISE):
+        if isinstance(to, bool) or not isinstance(to, int) or not 0 < to <= MAX_CHIPS:
+            raise TableError(f"{kind.value} needs a whole, positive amount 'to', not {to!r}", code="bad_amount")
+        return Action(kind, to)
+    if to is not None:
+        raise TableError(f"{kind.value} takes no amount", code="bad_amount")
+    return Action(kind)
+
+
+def bot_level(level: object) -> str:
+    """A requested bot level: None is the default; anything but a level's name is ``bad_level``."""
+    if level is None:
+        return DEFAULT_BOT_LEVEL
+    if not isinstance(level, str) or level not in BOT_LEVELS:
+        raise TableError(f"unknown bot level {level!r}: {', '.join(BOT_LEVELS)}", code="bad_level",
+                         levels=", ".join(BOT_LEVELS))
+    return level
+
+
+def bot_seats(bots: object, rules: RuleSet, level: object = None) -> tuple[str, ...]:
+    """The levels of the ``bots`` bots to seat beside the creator at a new table (0 to every other seat)."""
+    count = whole(bots, "bots", range(0, rules.seats), "bad_bots")
+    return (bot_level(level),) * count if count else ()
+
+
+__all__ = ["bot_level", "bot_seats", "parse_action", "table_rules", "whole"]
