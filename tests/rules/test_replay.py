@@ -34,7 +34,7 @@ def agrees(seen: VisibleHand, hand: Hand, viewer: int | None) -> None:
         assert seen.burns(s) == (hand.private_burns(s) if mine else ())
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seats=st.integers(2, 6), decks=st.integers(2, 6), seed=st.integers(0, 2**32))
 def test_the_replay_of_every_viewers_events_agrees_with_the_engine_at_every_step(seats: int, decks: int,
                                                                                   seed: int) -> None:
