@@ -9,8 +9,8 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-WIDTH, HEIGHT = 640, 280
-LEFT, RIGHT, TOP, BOTTOM = 76, 22, 16, 60  # the bottom holds the hand numbers, then the axis's name on a line of its own
+WIDTH, HEIGHT = 640, 292
+LEFT, RIGHT, TOP, BOTTOM = 76, 22, 16, 68  # the bottom holds the hand numbers, then the axis's name on a line of its own
 
 
 def cumulative(values: Sequence[int]) -> list[int]:
@@ -60,7 +60,7 @@ def match_chart(nets: Sequence[int], evs: Sequence[int], *, title: str, chips_la
         parts.append(f'<text class="tick" x="{LEFT - 6}" y="{y(v) + 6:.1f}" text-anchor="end">{v:,}</text>')
     step = max(1, n // 6)
     for i in range(0, n + 1, step):
-        parts.append(f'<text class="tick" x="{x(i):.1f}" y="{HEIGHT - BOTTOM + 24}" text-anchor="middle">{i}</text>')
+        parts.append(f'<text class="tick" x="{x(i):.1f}" y="{HEIGHT - BOTTOM + 32}" text-anchor="middle">{i}</text>')
     # under the hand numbers and centred on the plot, so it never sits on the last one
     parts.append(f'<text class="axis" x="{(LEFT + WIDTH - RIGHT) / 2:.1f}" y="{HEIGHT - 6}" text-anchor="middle">'
                  f"{esc(hands_label)}</text>")

@@ -71,11 +71,13 @@ def signin_page(request: Request, next: str | None = None, error: str | None = N
 
 @router.get("/lobby", response_class=HTMLResponse)
 def lobby_page(request: Request) -> Response:
-    if optional_member(request) is None:
+    member = optional_member(request)
+    if member is None:
         return RedirectResponse("/signin?next=/lobby", status_code=303)
     settings = getattr(request.app.state, "settings", None)
     clock = getattr(settings, "action_clock_seconds", None) or BOUNDS.action_clock
-    return _page(request, "lobby.html", "lobby", bounds=BOUNDS, clock=clock,
+    # a guest plays against bots only: the lobby shows them that, not the forms that would answer 403
+    return _page(request, "lobby.html", "lobby", bounds=BOUNDS, clock=clock, guest=member.guest,
                  decks_choices=range(BOUNDS.decks[0], BOUNDS.decks[1] + 1),
                  seats_choices=range(BOUNDS.seats_offered[0], BOUNDS.seats_offered[1] + 1))
 

@@ -4,12 +4,12 @@ import { memberApi, whoAmI, showMessage, chips, tableSettings } from "./member.j
 
 const $ = (id) => document.getElementById(id);
 const errorBox = $("lobby-error");
-const form = $("create-form");
-const LIMITS = {  // as GET /api/tables/limits gives them, from the page
+const form = $("create-form");  // absent for a guest: they play against bots only
+const LIMITS = form ? {  // as GET /api/tables/limits gives them, from the page
   stack: [Number(form.dataset.stackMin), Number(form.dataset.stackMax)],
   big_blind: [Number(form.dataset.bbMin), Number(form.dataset.bbMax)],
   min_stack_in_big_blinds: Number(form.dataset.minBbs),
-};
+} : null;
 
 function statusText(room) {
   if (room.status === "waiting" && room.seated) return t("lobby.status_waiting_you");
@@ -52,7 +52,8 @@ async function loadRooms() {
     if (!me.member) { location.replace("/signin?next=/lobby"); return; }
     const rooms = await loadRooms();
     // a first visit (no tables yet) is a welcome, not a welcome back
-    $("lobby-hello").textContent = t(rooms.length ? "lobby.hello" : "lobby.hello_new", { name: me.member.name });
+    const hello = me.member.guest ? "lobby.hello_guest" : rooms.length ? "lobby.hello" : "lobby.hello_new";
+    $("lobby-hello").textContent = t(hello, { name: me.member.name });
     setInterval(() => { if (document.visibilityState === "visible") loadRooms().catch(() => {}); }, 10000);
   } catch (e) { showMessage(errorBox, e); }
 })();
@@ -72,9 +73,9 @@ function checkForm() {
   return res;
 }
 
-form.addEventListener("input", checkForm);
+form?.addEventListener("input", checkForm);
 
-form.addEventListener("submit", async (ev) => {
+form?.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   showMessage(errorBox, null);
   const res = checkForm();
@@ -89,7 +90,7 @@ form.addEventListener("submit", async (ev) => {
 
 // ---- joining by code -------------------------------------------------------------------------------------------
 
-$("join-form").addEventListener("submit", async (ev) => {
+$("join-form")?.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   showMessage(errorBox, null);
   const code = $("join-code").value.trim().toUpperCase().replace(/[^A-Z0-9]/g, "");

@@ -592,6 +592,9 @@ window.addEventListener("keydown", (ev) => {
   const scrolling = ["PageUp", "PageDown", "Home", "End", "ArrowUp", "ArrowDown"].includes(ev.key) || (ev.key === " " && ev.target === document.body);
   if (scrolling && !ev.target.closest?.("input, select, textarea")) letGo();
 });
+// so does moving elsewhere on the page: the coach's details (a link), a control below the table reached by Tab
+window.addEventListener("hashchange", letGo);
+document.addEventListener("focusin", (ev) => { if (!$("stage").contains(ev.target)) letGo(); });
 window.addEventListener("resize", () => {
   measureHeader();
   if (pinned) requestAnimationFrame(pinStage);
