@@ -37,12 +37,11 @@ DATA = ROOT / "src" / "taiwan_poker" / "data"
 DEFAULT_WORK = Path("/tmp/taiwan_poker_preflop")
 STACKS = (10, 20, 40, 100, 200)
 PLAYERS = (2, 3, 4, 5, 6)
-ITERATIONS = {2: 4000, 3: 2000, 4: 1500, 5: 1000, 6: 1000}  # per player count …
-DEEP_SIX_ITERATIONS = 800  # … but six-handed at 100 BB and more (the largest trees)
+ITERATIONS = {2: 4000, 3: 2000, 4: 1500, 5: 1000, 6: 1000}  # per player count
 
 
 def iterations_for(players: int, stack: float) -> int:
-    return DEEP_SIX_ITERATIONS if players == 6 and stack >= 100 else ITERATIONS[players]
+    return ITERATIONS[players]
 
 
 def _ints(text: str) -> list[int]:

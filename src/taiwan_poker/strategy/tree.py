@@ -22,9 +22,9 @@ The actions (:class:`Sizing`): fold, call or check, a few raise sizes, all-in.
   most 8 pots (counting the call), or no sized raise left: no 100-BB open
   shoves.
 * From four players up at most two players call a raise and one a re-raise
-  (the others fold or raise), and an all-in is called by at most one player
-  from 40 BB up (two below); heads-up and three-handed there are no such caps
-  beyond the three-way pot itself.
+  (the others fold or raise) — except the big blind closing the betting,
+  which may always call — and an all-in is called by at most one player from
+  40 BB up (two below); heads-up and three-handed there are no such caps.
 
 Everything is in big blinds.  :func:`build_tree` lays the game out as a flat
 list of nodes; the node order is deterministic, so a table of strategies stored
@@ -104,6 +104,7 @@ def default_sizing(players: int) -> Sizing:
             fourbet=(2.3,),
             sized_raises=3,
             max_raises=5,
+            max_callers=(2, 2),
         )
     return Sizing(allin_pot_multiple=8.0)
 
@@ -250,7 +251,8 @@ def legal_actions(spec: GameSpec, s: State, p: int) -> tuple[Act, ...]:
     facing_allin = s.level >= stack
     allin_live = sum(1 for q, f in enumerate(s.folded) if not f and s.contrib[q] >= stack)
     cap = spec.z.max_callers[min(s.raises, len(spec.z.max_callers)) - 1] if s.raises > 0 else spec.players
-    capped = (s.callers >= cap and not facing_allin) or (
+    closes = p == spec.bb and s.pending == (p,)  # the big blind closing the betting may always call
+    capped = (s.callers >= cap and not facing_allin and not closes) or (
         facing_allin and allin_live >= spec.z.max_allin_players
     )
     if not limp_ban and not capped:
