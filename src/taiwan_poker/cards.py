@@ -69,7 +69,7 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The physical card with this index."""
         if not 0 <= index < CARDS_PER_DECK * MAX_DECKS:
-            raise CardError(f"card index {index} out of range", index=index)
+            raise CardError(f"card index {index} out of range", index=index, reason="index")
         deck, face = divmod(index, CARDS_PER_DECK)
         return cls(face >> 2, face & 3, deck + 1)
 

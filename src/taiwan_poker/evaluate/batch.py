@@ -197,7 +197,7 @@ def rank_batch(
     if arr.ndim != 2 or not 5 <= arr.shape[1] <= 7:
         raise CardCountError(f"expected an N x 5..7 array of card indices, got shape {arr.shape}", shape=arr.shape)
     if arr.dtype.kind not in "iu":
-        raise CardError(f"card indices must be integers, not {arr.dtype}", dtype=str(arr.dtype))
+        raise CardError(f"card indices must be integers, not {arr.dtype}", dtype=str(arr.dtype), reason="dtype")
     if arr.dtype == np.int8 or arr.dtype == np.uint64:
         arr = arr.astype(np.int16 if arr.dtype == np.int8 else np.int64)  # the kernel reads 1-byte items unsigned
     arr = np.ascontiguousarray(arr)
@@ -218,7 +218,7 @@ def rank_batch(
         results = [r for r in _pool(workers).map(run, bounds[:-1], bounds[1:]) if r >= 0]
         bad = min(results, default=-1)
     if bad >= 0:
-        raise CardError(f"row {bad} holds a card index outside 0..415", row=bad)
+        raise CardError(f"row {bad} holds a card index outside 0..415", row=bad, reason="row")
     return out
 
 

@@ -10,7 +10,7 @@ import html
 from collections.abc import Sequence
 
 WIDTH, HEIGHT = 640, 292
-LEFT, RIGHT, TOP, BOTTOM = 76, 22, 16, 68  # the bottom holds the hand numbers, then the axis's name on a line of its own
+LEFT, RIGHT, TOP, BOTTOM = 76, 22, 16, 68  # the bottom: the hand numbers, then the axis's name on a line of its own
 
 
 def cumulative(values: Sequence[int]) -> list[int]:

@@ -64,17 +64,17 @@ def target_faces(
     if rank is not None:
         r = RANKS.find("T" if rank.strip() == "10" else rank.strip().upper())
         if r < 0 or len(rank.strip()) not in (1, 2):
-            raise TargetError(f"unknown rank {rank!r} (use 2-9, T, J, Q, K, A)", rank=rank)
+            raise TargetError(f"unknown rank {rank!r} (use 2-9, T, J, Q, K, A)", target=str(rank))
         out.update(r * 4 + s for s in range(4))
     if suit is not None:
         s = SUITS.find(suit.strip().lower())
         if s < 0 or len(suit.strip()) != 1:
-            raise TargetError(f"unknown suit {suit!r} (use s, h, d, c)", suit=suit)
+            raise TargetError(f"unknown suit {suit!r} (use s, h, d, c)", target=str(suit))
         out.update(r * 4 + s for r in range(13))
     for f in faces:
         out.add(parse_card(f).face)
     if not out:
-        raise TargetError("give a target: a face, a rank, a suit or a set of outs")
+        raise TargetError("give a target: a face, a rank, a suit or a set of outs", reason="missing")
     return tuple(sorted(out))
 
 

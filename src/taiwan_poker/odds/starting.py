@@ -75,7 +75,8 @@ def class_combinations(text: str, decks: int, known: Sequence[Card] = ()) -> int
     for c in known:
         remaining[c.face] -= 1
         if remaining[c.face] < 0:
-            raise CardError(f"more copies of {c.face_str} known than {d} deck(s) hold", code="too_many_copies")
+            raise CardError(f"more copies of {c.face_str} known than {d} deck(s) hold", code="too_many_copies",
+                            card=c.face_str)
     return parse_range(text).physical_count(remaining)
 
 

@@ -103,39 +103,46 @@ class Legal(NamedTuple):
         return out
 
     def check(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` unless ``action`` is allowed (verify step of verify/can/do)."""
+        """Raise :class:`IllegalActionError` unless ``action`` is allowed (verify step of verify/can/do).
+
+        The error's ``reason`` says why (and its parameters the amounts), so a shell can tell the player in
+        their language, e.g. "the minimum raise is to 140"."""
         kind = action.kind
         if kind in _SIZED:
             to = action.to
             if to is None:
-                raise IllegalActionError(f"{kind.value} needs an amount (the street total)", legal=self)
+                raise IllegalActionError(f"{kind.value} needs an amount (the street total)", legal=self,
+                                         reason=f"{kind.value}_needs_amount")
             if kind not in self.actions:
                 if to == self.allin_to and ActionKind.ALLIN in self.actions:
                     return
-                other = ActionKind.RAISE if kind is ActionKind.BET else ActionKind.BET
-                if other in self.actions:
-                    raise IllegalActionError(
-                        f"cannot {kind.value} now: {'a bet is' if kind is ActionKind.RAISE else 'there is a bet'}"
-                        f" {'not yet made; bet instead' if kind is ActionKind.RAISE else 'to face; raise instead'}",
-                        legal=self,
-                    )
-                raise IllegalActionError(f"{kind.value} is not allowed now", legal=self)
+                if kind is ActionKind.RAISE and ActionKind.BET in self.actions:
+                    raise IllegalActionError("cannot raise now: a bet is not yet made; bet instead", legal=self,
+                                             reason="bet_instead")
+                if kind is ActionKind.BET and ActionKind.RAISE in self.actions:
+                    raise IllegalActionError("cannot bet now: there is a bet to face; raise instead", legal=self,
+                                             reason="raise_instead")
+                raise IllegalActionError(f"{kind.value} is not allowed now", legal=self,
+                                         reason=f"no_{kind.value}")
             if to < self.min_to:
                 if to == self.allin_to and ActionKind.ALLIN in self.actions:
                     return
                 raise IllegalActionError(
-                    f"{kind.value} to {to} is below the minimum {kind.value} to {self.min_to}", legal=self
+                    f"{kind.value} to {to} is below the minimum {kind.value} to {self.min_to}", legal=self,
+                    reason=f"{kind.value}_below_min", to=to, min_to=self.min_to, max_to=self.max_to,
                 )
             if to > self.max_to:
                 raise IllegalActionError(
-                    f"{kind.value} to {to} is above the maximum {kind.value} to {self.max_to}", legal=self
+                    f"{kind.value} to {to} is above the maximum {kind.value} to {self.max_to}", legal=self,
+                    reason=f"{kind.value}_above_max", to=to, min_to=self.min_to, max_to=self.max_to,
                 )
             return
         if kind not in self.actions:
             reasons = {
-                ActionKind.CHECK: "cannot check: there is a bet to call",
-                ActionKind.CALL: "nothing to call; check instead",
-                ActionKind.FOLD: "cannot fold when checking is possible",
-                ActionKind.ALLIN: "cannot go all-in: betting is not reopened for this player",
+                ActionKind.CHECK: ("cannot check: there is a bet to call", "no_check"),
+                ActionKind.CALL: ("nothing to call; check instead", "no_call"),
+                ActionKind.FOLD: ("cannot fold when checking is possible", "no_fold"),
+                ActionKind.ALLIN: ("cannot go all-in: betting is not reopened for this player", "no_allin"),
             }
-            raise IllegalActionError(reasons.get(kind, f"{kind.value} is not allowed now"), legal=self)
+            message, reason = reasons.get(kind, (f"{kind.value} is not allowed now", f"no_{kind.value}"))
+            raise IllegalActionError(message, legal=self, reason=reason, call=self.call_amount)

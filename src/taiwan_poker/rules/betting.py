@@ -220,6 +220,7 @@ class Betting:
         else:
             to = action.to
             if to is None:  # pragma: no cover - Legal.check refuses this
-                raise IllegalActionError(f"{kind.value} needs an amount", legal=legal)
+                raise IllegalActionError(f"{kind.value} needs an amount", legal=legal,
+                                         reason=f"{kind.value}_needs_amount")
             add = to - bet
         return kind, add, bet + add, add == stack

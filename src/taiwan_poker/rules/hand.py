@@ -249,7 +249,7 @@ class Hand:
         if legal is None:
             seat = self._to_act
             if seat is None:
-                raise IllegalActionError("the hand is over: nobody is to act")
+                raise IllegalActionError("the hand is over: nobody is to act", reason="hand_over")
             legal = self._legal = self.betting.legal(seat)
         return legal
 
@@ -281,9 +281,10 @@ class Hand:
         """
         to_act = self._to_act
         if to_act is None:
-            raise IllegalActionError("the hand is over: nobody is to act")
+            raise IllegalActionError("the hand is over: nobody is to act", reason="hand_over")
         if seat is not None and seat != to_act:
-            raise IllegalActionError(f"it is seat {to_act}'s turn, not seat {seat}'s", seat=seat, to_act=to_act)
+            raise IllegalActionError(f"it is seat {to_act}'s turn, not seat {seat}'s", seat=seat, to_act=to_act,
+                                     reason="not_your_turn")
         legal = self._legal
         if legal is None:
             legal = self._legal = self.betting.legal(to_act)
@@ -312,9 +313,9 @@ class Hand:
     def fold_out_of_turn(self, seat: int) -> list[Event]:
         """A player leaves mid-hand: their hand is folded now, whoever is to act (the seat to act folds normally)."""
         if self.complete:
-            raise IllegalActionError("the hand is over")
+            raise IllegalActionError("the hand is over", reason="hand_over")
         if seat not in self._hole or self.betting.folded[seat]:
-            raise IllegalActionError(f"seat {seat} has no live hand", seat=seat)
+            raise IllegalActionError(f"seat {seat} has no live hand", seat=seat, reason="no_live_hand")
         if seat == self._to_act:
             return self.act(FOLD, seat=seat, open_fold=True)
         events = self._events

@@ -39,6 +39,7 @@ from .api import router as api_router
 from .body_limit import BodyLimit
 from .code_guessing import CodeGuessGuard, count_miss
 from .config import Settings
+from .error_registry import status_of
 from .heap import HeapKeeper
 from .i18n import LANG_COOKIE, error_message, normalise, t
 from .jobs import JobRunner
@@ -264,8 +265,7 @@ def create_app(
                                              version=__version__))
     @app.exception_handler(TaiwanPokerError)
     async def core_error(request: Request, exc: TaiwanPokerError) -> JSONResponse:
-        status = {"no_lab_hand": 404, "no_job": 404, "hand_over": 409, "internal_error": 500, "calc_busy": 503,
-                  **members_api.ERROR_STATUS}.get(exc.code, 400)
+        status = status_of(exc.code)
         if exc.code == "room_not_found":
             count_miss(app.state.rate_limiter, members_api.client_address(request))
         response = _error(status, exc.code, error_message(lang_of(request), exc))

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..cards import RANK_NAMES_EN, Card
 from ..errors import TaiwanPokerError
+from .error_registry import message_key
 
 LANGS = ("zh-TW", "en")
 DEFAULT_LANG = "zh-TW"
@@ -92,10 +93,12 @@ def card_json(card: Card) -> dict[str, Any]:
 
 
 def error_message(lang: str, exc: TaiwanPokerError) -> str:
-    """A core error in the reader's language (by its code), falling back to the core's English message."""
-    key = f"error.{exc.code}"
-    if key in catalogue(lang):
-        text = t(lang, key, **{k: v for k, v in exc.params.items() if isinstance(v, (str, int, float))})
-        if "{" not in text:
-            return text
+    """A core error in the reader's language (by its code and reason: :func:`.error_registry.message_key`),
+    falling back to the code's general message, then to the core's English message."""
+    params = {k: v for k, v in exc.params.items() if isinstance(v, (str, int, float))}
+    for key in dict.fromkeys((message_key(exc), f"error.{exc.code}")):
+        if key in catalogue(lang):
+            text = t(lang, key, **params)
+            if "{" not in text:
+                return text
     return exc.message if lang == "en" else f"{t(lang, 'error.generic')}（{exc.message}）"

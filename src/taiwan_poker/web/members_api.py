@@ -507,15 +507,3 @@ def next_hand(request: Request, code: str, body: VersionIn, member: MemberDep) -
     """Deal the next hand once the last one is over."""
     with observe_action(request.app, "next"):
         return act_json(services(request)[2].next_hand(code, member, body.version))
-
-
-ERROR_STATUS = {
-    "signin_required": 401, "csrf_required": 403, "bad_csrf": 403, "local_signin_disabled": 403,
-    "not_seated": 403, "room_not_found": 404, "room_full": 409, "not_your_turn": 409, "clock_running": 409,
-    "no_hand": 409, "match_over": 409, "hand_in_progress": 409, "match_not_over": 409, "stale_version": 409,
-    "rate_limited": 429, "signin_busy": 503, "room_quarantined": 409, "session_ended": 401,
-    "not_creator": 403, "table_started": 409, "table_paused": 409, "left_match": 409, "no_bot": 409,
-    "bad_level": 400, "bad_bots": 400, "coach_off": 403, "bad_coach": 400, "guest_solo_only": 403,
-    "hand_not_found": 404, "guest_not_allowed": 403, "guest_table": 403, "guests_full": 503,
-    "cross_site": 403, "member_signed_in": 409,
-}
