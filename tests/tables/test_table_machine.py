@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -378,16 +380,32 @@ def test_random_commands_keep_every_invariant(seats: int, players: int, decks: i
         t.do(Join(m, f"P{m}"))
     rng = random.Random(seed)
     for _ in range(150):
+        command = random_command(t, rng)
         try:
-            t.do(random_command(t, rng))
-        except TableError:
-            continue
-        except ValueError:  # IllegalActionError and the like: refused, nothing changed
+            t.do(command)
+        except TableError as exc:  # refused, nothing changed: only for the reasons this command may meet
+            assert exc.code in REFUSALS[type(command)], f"{command} refused: {exc.code} {exc}"
             continue
         check_cards_and_views(t.s)
         if t.s.over and t.s.rematch:
             break
     assert snapshot(fold(t.log)) == snapshot(t.s), "replaying the log gives the same state"
+
+
+# what a generated command may legitimately be refused for (TableError codes); any other refusal or error fails
+REFUSALS: dict[type[Any], set[str]] = {
+    Leave: {"not_seated"}, Away: {"not_seated"}, Back: {"not_seated"}, Join: {"match_over", "left_match", "room_full"},
+    Rematch: {"match_not_over"}, TimeOut: {"no_hand", "match_over"},
+    AddBot: {"match_over", "hand_in_progress", "room_full"}, RemoveBot: {"match_over", "hand_in_progress", "no_bot"},
+    Deal: {"match_over", "table_paused", "not_seated"},
+    Act: set(),  # a move drawn from the seat's legal options (or a bot's choice) is never refused
+}
+CARD_LABEL = re.compile(r"(?<![0-9A-Za-z])[2-9TJQKA][shdc]:[1-8](?![0-9])")
+
+
+def card_labels(view: dict[str, Any]) -> set[str]:
+    """Every physical card (``Ah:1``) named anywhere in a view's JSON."""
+    return set(CARD_LABEL.findall(json.dumps(view)))
 
 
 def check_cards_and_views(state: TableState) -> None:
@@ -398,31 +416,24 @@ def check_cards_and_views(state: TableState) -> None:
     labels = [c.label for c in shoe.cards if c is not None]
     assert max(Counter(labels).values()) == 1, "no physical card twice in a hand"
     index = len(state.hands) - 1
-    for seat, member in enumerate(state.lineups[index]):
-        view = str(table_view(state, member))
+    shown = {e.seat for e in hand.shown}
+    public = {c.label for c in hand.board} | {c.label for e in hand.shown for c in (*e.hole, *e.best)}
+    viewers = {*state.lineups[index], *(s.member for s in state.seats if s is not None), None}
+    for member in viewers:
+        seat = state.seat_in_hand(member, index)
+        seen = card_labels(table_view(state, member))
+        own = {c.label for c in (*hand.hole_cards(seat), *hand.private_burns(seat))} if seat is not None else set()
+        assert own <= seen, "a player's own cards and burn are in their view"
         for other in hand.players:
-            if other == seat or member is None:
+            if other == seat:
                 continue
-            burn = hand.private_burns(other)[0]
-            assert burn is not None
-            if f"'{burn.face_str}'" in view and burn.face_str not in _visible_faces(state, member):
-                pytest.fail(f"seat {seat} may see seat {other}'s burn")
+            burns = {c.label for c in hand.private_burns(other) if c is not None}
+            assert not burns & seen, f"member {member} sees seat {other}'s private burn {burns & seen}"
+            hole = {c.label for c in hand.hole_cards(other) if c is not None}
+            assert other in shown or not hole & seen, f"member {member} sees seat {other}'s unshown hole cards"
+        assert seen <= public | own, f"member {member} sees cards nobody showed them: {seen - public - own}"
     spectator = table_view(state, None)
     assert spectator["hand"] is not None and "you" not in spectator["hand"] and "legal" not in spectator["hand"]
-
-
-def _visible_faces(state: TableState, member: int | None) -> set[str]:
-    """Faces a member legitimately sees: their own cards, the board and shown hands."""
-    hand = state.hand
-    assert hand is not None
-    seat = state.seat_in_hand(member, len(state.hands) - 1)
-    faces = {c.face_str for c in hand.board}
-    if seat is not None:
-        faces |= {c.face_str for c in hand.hole_cards(seat) if c is not None}
-        faces |= {c.face_str for c in hand.private_burns(seat) if c is not None}
-    for shown in hand.shown:
-        faces |= {c.face_str for c in shown.hole}
-    return faces
 
 
 def sample_events() -> list[Any]:
