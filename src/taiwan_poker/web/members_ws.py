@@ -27,9 +27,10 @@ from ..store import repo
 from ..store.models import Member
 from .code_guessing import count_miss
 from .i18n import LANG_COOKIE, error_message, negotiate
-from .members_api import SESSION_COOKIE, act_json
+from .members_api import SESSION_COOKIE
 from .metrics import observe_action
 from .rate_limits import RateLimited, RateLimiter
+from .rooms_api import act_json
 from .socket_registry import OpenSocket, SocketRegistry, session_key
 
 router = APIRouter()
@@ -110,181 +111,221 @@ class SessionEnded(Exception):
     """The socket's session ended (sign-out, rotation, expiry): it must stop at once."""
 
 
-@router.websocket("/ws/rooms/{code}")
-async def room_socket(ws: WebSocket, code: str) -> None:
-    app = ws.app
-    rooms: RoomService = app.state.rooms
-    if not _origin_ok(ws):
-        await ws.close(code=1008)
-        return
-    token = ws.cookies.get(SESSION_COOKIE)
-    cache = app.state.session_cache
-    address = ws.client.host if ws.client else "unknown"
-    await ws.accept()  # the handshake first: under a reconnect storm, clients must not time out waiting for it
-    started = time.monotonic()
-    member: Member | None = await asyncio.to_thread(cache.member, token)
-    member_id = member.id if member is not None else None
-    limiter: RateLimiter = app.state.rate_limiter
-    try:
-        limiter.check("socket_open", member_id, address)
-        room_id = await asyncio.to_thread(rooms.loader.room_id, code)
-    except TaiwanPokerError as exc:
-        if exc.code == "room_not_found":
-            count_miss(limiter, address)
-        await ws.send_json(_error(ws, exc))
-        await ws.close(code=1008)
-        return
-    closed = False
-    sent = -1
-    send_lock = asyncio.Lock()
-    loop = asyncio.get_running_loop()
-    background: set[asyncio.Task[None]] = set()
+class RoomSocket:
+    """One member's (or a spectator's) socket to one room: identified at open, then pushes and messages.
 
-    sock = OpenSocket(member_id, session_key(token) if member is not None else None, address, loop, lambda: end())
+    Every state sent is this member's own view, never older than the last one sent; a message is handled on
+    a worker thread (it may write) and answered with the state after it, or an error and the current state.
+    """
 
-    def signed_in() -> None:
+    def __init__(self, ws: WebSocket, code: str) -> None:
+        self.ws = ws
+        self.code = code
+        self.app = ws.app
+        self.rooms: RoomService = self.app.state.rooms
+        self.limiter: RateLimiter = self.app.state.rate_limiter
+        self.registry: SocketRegistry = self.app.state.sockets
+        self.address = ws.client.host if ws.client else "unknown"
+        self.token = ws.cookies.get(SESSION_COOKIE)
+        self.member: Member | None = None
+        self.closed = False
+        self.sent = -1  # the newest version this socket has been sent
+        self.send_lock = asyncio.Lock()
+        self.background: set[asyncio.Task[None]] = set()
+        self.messages = self.refused = 0
+        self.started = time.monotonic()
+        self.sock: OpenSocket | None = None
+
+    @property
+    def member_id(self) -> int | None:
+        return self.member.id if self.member is not None else None
+
+    # -- opening and closing ---------------------------------------------------------------------------
+
+    async def open(self) -> int | None:
+        """Accept the socket and identify who is asking; the room's id, or None when the socket was refused."""
+        if not _origin_ok(self.ws):
+            await self.ws.close(code=1008)
+            return None
+        await self.ws.accept()  # the handshake first: under a reconnect storm, clients must not time out on it
+        self.member = await asyncio.to_thread(self.app.state.session_cache.member, self.token)
+        try:
+            self.limiter.check("socket_open", self.member_id, self.address)
+            room_id: int = await asyncio.to_thread(self.rooms.loader.room_id, self.code)
+        except TaiwanPokerError as exc:
+            if exc.code == "room_not_found":
+                count_miss(self.limiter, self.address)
+            await self.ws.send_json(_error(self.ws, exc))
+            await self.ws.close(code=1008)
+            return None
+        loop = asyncio.get_running_loop()
+        self.sock = OpenSocket(self.member_id, session_key(self.token) if self.member is not None else None,
+                               self.address, loop, self.ended_elsewhere)
+        try:
+            self.registry.add(self.sock)
+        except TaiwanPokerError as exc:
+            await self.shut(exc, 1008)
+            return None
+        return room_id
+
+    async def shut(self, exc: TaiwanPokerError, close_code: int) -> None:
+        """Say why, then close; nothing is sent after this."""
+        async with self.send_lock:
+            if self.closed:
+                return
+            self.closed = True
+            with contextlib.suppress(Exception):
+                await self.ws.send_json(_error(self.ws, exc))
+                await self.ws.close(code=close_code)
+        log.info("socket closed by the server", extra={"room": self.code, "reason": exc.code})
+
+    def session_over(self) -> Coroutine[Any, Any, None]:
+        return self.shut(TaiwanPokerError("your session has ended; sign in again", code="session_ended"), 4401)
+
+    def ended_elsewhere(self) -> None:
+        """The registry calls this on our loop when the session ends elsewhere in this process."""
+        task = asyncio.get_running_loop().create_task(self.session_over())
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    def signed_in(self) -> None:
         """The session this socket was opened with still holds (the registry marks it when it ends)."""
-        if sock.ended:
+        if self.sock is not None and self.sock.ended:
             raise SessionEnded
 
-    async def send(message: dict[str, Any]) -> None:
-        async with send_lock:
-            if not closed:
-                await ws.send_json(message)
+    # -- states --------------------------------------------------------------------------------------------
 
-    async def shut(exc: TaiwanPokerError, close_code: int) -> None:
-        """Say why, then close; nothing is sent after this."""
-        nonlocal closed
-        async with send_lock:
-            if closed:
-                return
-            closed = True
-            with contextlib.suppress(Exception):
-                await ws.send_json(_error(ws, exc))
-                await ws.close(code=close_code)
-        log.info("socket closed by the server", extra={"room": code, "reason": exc.code})
+    def view(self, announced: int | None) -> dict[str, Any]:
+        self.signed_in()
+        reads = self.rooms.reads
+        return reads.state(self.code, self.member) if announced is None else reads.state_at(
+            self.code, self.member, announced)
 
-    def session_over() -> Coroutine[Any, Any, None]:
-        return shut(TaiwanPokerError("your session has ended; sign in again", code="session_ended"), 4401)
-
-    def end() -> None:  # the registry calls this on our loop when the session ends elsewhere in this process
-        task = loop.create_task(session_over())
-        background.add(task)
-        task.add_done_callback(background.discard)
-
-    registry: SocketRegistry = app.state.sockets
-    try:
-        registry.add(sock)
-    except TaiwanPokerError as exc:
-        await shut(exc, 1008)
-        return
-
-    def view(announced: int | None) -> dict[str, Any]:
-        signed_in()
-        if announced is None:
-            return rooms.reads.state(code, member)
-        return rooms.reads.state_at(code, member, announced)
-
-    def handle(msg: dict[str, Any]) -> dict[str, Any]:
-        signed_in()
-        if msg.get("type") in ACTION_MESSAGES:
-            limiter.check("action", member_id, address)
-        with observe_action(app, msg.get("type")):
-            return handle_message(rooms, code, member, msg)
-
-    def quick_view(announced: int) -> dict[str, Any] | None:
+    def quick_view(self, announced: int) -> dict[str, Any] | None:
         """A push's view straight from the room cache, on the event loop; None when it needs a thread."""
-        signed_in()
-        return rooms.reads.cached_view(code, member, announced)
+        self.signed_in()
+        return self.rooms.reads.cached_view(self.code, self.member, announced)
 
-    async def send_state(reply: dict[str, Any] | None = None, announced: int | None = None) -> None:
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self.send_lock:
+            if not self.closed:
+                await self.ws.send_json(message)
+
+    async def send_state(self, reply: dict[str, Any] | None = None, announced: int | None = None) -> None:
         """Send a state (a push, or an action's reply); never an older version than already sent."""
-        nonlocal sent
         if reply is not None:
             state = reply["state"]
         else:
-            quick = quick_view(announced) if announced is not None else None
-            state = quick if quick is not None else await asyncio.to_thread(view, announced)
-        if reply is None and state["version"] <= sent:
+            quick = self.quick_view(announced) if announced is not None else None
+            state = quick if quick is not None else await asyncio.to_thread(self.view, announced)
+        if reply is None and state["version"] <= self.sent:
             return
-        if reply is not None and state["version"] < sent:
-            reply = {**reply, "state": await asyncio.to_thread(view, None)}
+        if reply is not None and state["version"] < self.sent:
+            reply = {**reply, "state": await asyncio.to_thread(self.view, None)}
             state = reply["state"]
-        async with send_lock:
-            if closed or (reply is None and state["version"] <= sent):
+        async with self.send_lock:
+            if self.closed or (reply is None and state["version"] <= self.sent):
                 return
-            sent = max(sent, state["version"])
-            await ws.send_json(reply if reply else {"type": "state", "state": state})
+            self.sent = max(self.sent, state["version"])
+            await self.ws.send_json(reply if reply else {"type": "state", "state": state})
 
-    messages = refused = 0
-    log.info("socket opened", extra={"room": code, "member": member_id})
-    async with rooms.hub.subscribe(room_id) as sub:
-
-        async def pushes() -> None:
-            with contextlib.suppress(SessionEnded):
-                while True:
-                    announced = await sub.next_version()
-                    if announced <= sent:  # skip versions this socket already has (its own replies)
-                        continue
-                    try:
-                        await send_state(announced=announced)
-                    except DBAPIError:  # the view could not be read (the database restarting): try again
-                        app.state.metrics.database_errors.inc()
-                        log.warning("push failed: database error; retrying", extra={"room": code})
-                        asyncio.get_running_loop().call_later(PUSH_RETRY_SECONDS, sub.offer, announced)
-                    except (SessionEnded, WebSocketDisconnect):
-                        raise
-                    except Exception:  # one failed push must not leave the socket deaf to the next
-                        log.exception("push failed", extra={"room": code})
-            await session_over()
-
-        pusher = asyncio.create_task(pushes())
-        try:
-            await send_state()
-            while not closed:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect" or closed:
-                    break
-                messages += 1
+    async def pushes(self, sub: Any) -> None:
+        """Send this member's view of every version the hub announces (one failed push never deafens it)."""
+        with contextlib.suppress(SessionEnded):
+            while True:
+                announced = await sub.next_version()
+                if announced <= self.sent:  # skip versions this socket already has (its own replies)
+                    continue
                 try:
-                    limiter.check("socket_message", member_id, address)
-                    msg = parse_message(message.get("text"))
-                    reply: dict[str, Any] = {"type": "pong"}
-                    if msg.get("type") != "ping":  # the keep-alive needs no thread
-                        reply = await asyncio.to_thread(handle, msg)
-                except RateLimited as exc:
-                    refused += 1
-                    if refused > MAX_REFUSED:
-                        await shut(exc, 1008)
-                        break
-                    reply = _error(ws, exc)
-                except TaiwanPokerError as exc:
-                    reply = _error(ws, exc)
-                    with contextlib.suppress(TaiwanPokerError):
-                        reply["state"] = await asyncio.to_thread(view, None)
-                except SessionEnded:
+                    await self.send_state(announced=announced)
+                except DBAPIError:  # the view could not be read (the database restarting): try again
+                    self.app.state.metrics.database_errors.inc()
+                    log.warning("push failed: database error; retrying", extra={"room": self.code})
+                    asyncio.get_running_loop().call_later(PUSH_RETRY_SECONDS, sub.offer, announced)
+                except (SessionEnded, WebSocketDisconnect):
                     raise
-                except DBAPIError:  # the database did not answer: nothing was applied; the socket stays
-                    app.state.metrics.database_errors.inc()
-                    log.exception("socket message failed: database error", extra={"room": code})
-                    reply = _error(ws, TaiwanPokerError("the database is not answering", code="database_unavailable"))
                 except Exception:
-                    log.exception("socket message failed", extra={"room": code})
-                    reply = _error(ws, TaiwanPokerError("unexpected server error", code="internal_error"))
-                if reply.get("type") == "state":
-                    await send_state(reply)
-                else:
-                    await send(reply)
+                    log.exception("push failed", extra={"room": self.code})
+        await self.session_over()
+
+    # -- messages ------------------------------------------------------------------------------------------
+
+    def handle(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """A message that may write, on a worker thread."""
+        self.signed_in()
+        if msg.get("type") in ACTION_MESSAGES:
+            self.limiter.check("action", self.member_id, self.address)
+        with observe_action(self.app, msg.get("type")):
+            return handle_message(self.rooms, self.code, self.member, msg)
+
+    async def reply_to(self, text: str | None) -> dict[str, Any] | None:
+        """The answer to one client message; None when the socket has been closed for sending too much."""
+        try:
+            self.limiter.check("socket_message", self.member_id, self.address)
+            msg = parse_message(text)
+            if msg.get("type") == "ping":  # the keep-alive needs no thread
+                return {"type": "pong"}
+            return await asyncio.to_thread(self.handle, msg)
+        except RateLimited as exc:
+            self.refused += 1
+            if self.refused > MAX_REFUSED:
+                await self.shut(exc, 1008)
+                return None
+            return _error(self.ws, exc)
+        except TaiwanPokerError as exc:
+            reply = _error(self.ws, exc)
+            with contextlib.suppress(TaiwanPokerError):
+                reply["state"] = await asyncio.to_thread(self.view, None)
+            return reply
         except SessionEnded:
-            await session_over()
-        except TaiwanPokerError as exc:  # the room cannot be shown at all (e.g. quarantined)
-            await shut(exc, 1008)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            registry.remove(sock)
-            pusher.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await pusher
-            log.info("socket closed", extra={"room": code, "member": member_id, "messages": messages,
-                                             "seconds": round(time.monotonic() - started, 3)})
+            raise
+        except DBAPIError:  # the database did not answer: nothing was applied; the socket stays
+            self.app.state.metrics.database_errors.inc()
+            log.exception("socket message failed: database error", extra={"room": self.code})
+            return _error(self.ws, TaiwanPokerError("the database is not answering", code="database_unavailable"))
+        except Exception:
+            log.exception("socket message failed", extra={"room": self.code})
+            return _error(self.ws, TaiwanPokerError("unexpected server error", code="internal_error"))
+
+    async def run(self, room_id: int) -> None:
+        """Send the state, then push and answer until the socket closes or its session ends."""
+        log.info("socket opened", extra={"room": self.code, "member": self.member_id})
+        async with self.rooms.hub.subscribe(room_id) as sub:
+            pusher = asyncio.create_task(self.pushes(sub))
+            try:
+                await self.send_state()
+                while not self.closed:
+                    message = await self.ws.receive()
+                    if message["type"] == "websocket.disconnect" or self.closed:
+                        break
+                    self.messages += 1
+                    reply = await self.reply_to(message.get("text"))
+                    if reply is None:
+                        break
+                    if reply.get("type") == "state":
+                        await self.send_state(reply)
+                    else:
+                        await self.send(reply)
+            except SessionEnded:
+                await self.session_over()
+            except TaiwanPokerError as exc:  # the room cannot be shown at all (e.g. quarantined)
+                await self.shut(exc, 1008)
+            except WebSocketDisconnect:
+                pass
+            finally:
+                if self.sock is not None:
+                    self.registry.remove(self.sock)
+                pusher.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await pusher
+                log.info("socket closed", extra={"room": self.code, "member": self.member_id,
+                                                 "messages": self.messages,
+                                                 "seconds": round(time.monotonic() - self.started, 3)})
+
+
+@router.websocket("/ws/rooms/{code}")
+async def room_socket(ws: WebSocket, code: str) -> None:
+    socket = RoomSocket(ws, code)
+    room_id = await socket.open()
+    if room_id is not None:
+        await socket.run(room_id)
