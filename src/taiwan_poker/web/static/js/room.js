@@ -223,7 +223,7 @@ function seatBox(seat, mine) {
   const id = `seat-${seat}`;
   const cards = el("div", { class: "seat-cards" }, el("div", { class: "hand seat-hole", role: "group", "aria-label": t("room.hole") }));
   if (mine) {
-    cards.append(el("div", { class: "burn-box", id: "my-burn-box", hidden: true },
+    cards.append(el("div", { class: "burn-box", id: "my-burn-box", hidden: true, title: t("room.burn_note") },
       el("span", { class: "burn-label", id: "burn-label", text: t("room.burn") }),
       el("div", { class: "hand", id: "my-burn", role: "group", "aria-labelledby": "burn-label" }),
       el("span", { class: "burn-note", text: t("room.burn_note") })));
@@ -509,6 +509,7 @@ function drawActions() {
   const waiting = !legal && handLive() && s.you != null && Boolean(hand.seats[s.you]?.in_hand) && !hand.seats[s.you].folded
     && !hand.seats[s.you].allin && !s.players.find((p) => p.seat === s.you && !p.left)?.away;
   $("action-dock").style.minHeight = waiting && barHeight ? `${barHeight}px` : "";
+  $("stage").classList.toggle("docked", Boolean(legal) || waiting);  // the bar has a place (beside the felt on its side)
   if (!legal) { setFoldConfirm(false); sizeKey = null; return; }
   const key = decisionKey(hand);
   const fresh = sizeKey !== key;
