@@ -240,15 +240,15 @@ def test_the_room_cache_is_bounded_and_evicted_rooms_are_rebuilt_from_the_log(ma
     rooms.loader._cache.capacity = 3
     codes = [seated_pair(app) for _ in range(5)]
     seen = {code: state(a, code) for a, _, code in codes}
-    assert rooms.rooms_in_memory() <= 3
+    assert len(rooms.loader) <= 3
     for a, _, code in codes:  # every room reads the same after eviction and rebuild
         again = state(a, code)
         assert again["version"] == seen[code]["version"] and again["hand"] == seen[code]["hand"]
-    assert rooms.rooms_in_memory() <= 3
+    assert len(rooms.loader) <= 3
     assert len(rooms.loader.locks) == 0, "no room lock outlives its use"
     rooms.loader._cache.idle_seconds = 0
     rooms.sweep()
-    assert rooms.rooms_in_memory() == 0, "idle rooms leave the cache"
+    assert len(rooms.loader) == 0, "idle rooms leave the cache"
 
 
 def test_health_readiness_and_metrics(make_app: AppFactory) -> None:

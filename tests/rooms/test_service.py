@@ -258,33 +258,56 @@ def test_a_spectator_sees_public_information_only(db: Database) -> None:
     check_room_state(st, None, truth(service, room).hand, "spectator")
 
 
-def test_action_clock_time_out_button_and_server_sweep(db: Database) -> None:
+def test_action_clock_time_bank_time_out_button_and_server_sweep(db: Database) -> None:
+    """The spec's 45-s clock, then the player's 60-s time bank (ours, starting by itself); once both have run
+    out the server checks or folds at its next sweep, and any seated member may press time-out."""
     clock = Clock()
     service = RoomService(db, clock=clock)
     room, players = seated_room(service, db)
     st = service.state(room, players[0])
     assert st["seconds_left"] == pytest.approx(45)
+    assert [p["bank"] for p in st["players"]] == [60, 60]
     with pytest.raises(TaiwanPokerError) as info:
         service.timeout(room, players[0], st["version"])
     assert info.value.code == "clock_running"
-    clock.advance(46)
     seat = st["hand"]["to_act"]
-    # the small blind faces the big blind: time-out folds (it cannot check)
+    clock.advance(46)  # the action clock has run out: the time bank runs
+    assert service.sweep() == [] and not service.state(room, players[0])["timeout_allowed"]
+    with pytest.raises(TaiwanPokerError) as info:
+        service.timeout(room, players[1 - seat], st["version"])
+    assert info.value.code == "clock_running", "the time bank is still running"
+    clock.advance(59)  # 45 + 60 s: clock and bank both used up
     res = service.timeout(room, players[1 - seat], st["version"])
-    assert res.applied and res.state["hand"]["complete"]
-    assert res.state["hand"]["seats"][seat]["folded"]
+    # the small blind faces the big blind: time-out folds (it cannot check), and the whole bank is gone
+    assert res.applied and res.state["hand"]["complete"] and res.state["hand"]["seats"][seat]["folded"]
+    assert res.state["players"][seat]["bank"] == 0
     # the server deals the next hand by itself after the showdown pause
     assert service.sweep() == []
     clock.advance(7)
     assert service.sweep() == [room]
     st = service.state(room, players[0])
     assert not st["hand"]["complete"] and st["hand"]["hand_no"] == 2
-    # and times out an abandoned turn by itself after the clock and a grace of 15 s (the button's time)
-    clock.advance(46)
+    # and times out an abandoned turn by itself at its first sweep after clock + bank (the bank of the seat
+    # that timed out is empty: 45 s; the other seat's is full: 105 s)
+    to_act = st["hand"]["to_act"]
+    wait = 45 + st["players"][to_act]["bank"]
+    clock.advance(wait - 1)
     assert service.sweep() == []
-    clock.advance(14)
+    clock.advance(1)
     assert service.sweep() == [room]
     assert service.state(room, players[0])["version"] > st["version"]
+
+
+def test_a_move_past_the_action_clock_draws_on_the_time_bank(db: Database) -> None:
+    clock = Clock()
+    service = RoomService(db, clock=clock)
+    room, players = seated_room(service, db)
+    st = service.state(room, players[0])
+    seat = st["hand"]["to_act"]
+    clock.advance(45 + 12.5)  # 12.5 s into the bank: 13 whole seconds are drawn
+    res = service.act(room, players[seat], {"kind": "call"}, st["version"])
+    assert res.applied and res.state["players"][seat]["bank"] == 60 - 13
+    assert res.state["players"][1 - seat]["bank"] == 60
 
 
 def test_leaving_forfeits_and_either_player_can_open_a_rematch(db: Database) -> None:
@@ -326,7 +349,7 @@ def test_two_instances_racing_the_same_time_out_apply_it_exactly_once(db: Databa
     first, second = RoomService(db, clock=clock), RoomService(db, clock=clock)
     room, players = seated_room(first, db)
     before = first.state(room, players[0])
-    clock.advance(45 + 15 + 1)  # past the clock and the grace
+    clock.advance(45 + 60 + 1)  # past the clock and the time bank
     barrier = threading.Barrier(2)
     swept: list[list[str]] = []
 

@@ -458,7 +458,7 @@ def sample_events() -> list[Any]:
     assert {type(e) for e in hand} == set(he.TYPE_NAMES), "one of each hand event type"
     table = [te.TableOpened(RuleSet(), 1), te.SettingsChanged(RuleSet()), te.PlayerSat(1, 2, "B", 100),
              te.PlayerLeft(1, 100), te.PlayerAway(1), te.PlayerBack(1), te.MatchEnded(None), te.RematchOpened("X"),
-             te.CoachSet(True)]
+             te.CoachSet(True), te.TimeBankUsed(1, 5)]
     assert {type(e) for e in table} | {HandEvent} == set(te.TYPE_NAMES), "one of each table event type"
     return table + [HandEvent(1, e) for e in hand]
 

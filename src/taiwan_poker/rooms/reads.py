@@ -27,7 +27,7 @@ from ..store.models import Member
 from ..store.shares import share_token, shared_hand
 from ..strategy.seat import seat_view
 from ..tables import TableState, history, table_view
-from ..tables.timing import clock_ran_out
+from ..tables.timing import bank_deadline, clock_ran_out
 from .loader import QUARANTINED, Room, RoomError, RoomLoader
 
 EV_REMEMBERED = 20_000  # finished hands' all-in EV results kept (a finished hand never changes)
@@ -61,6 +61,8 @@ class RoomReads:
         out["deadline"] = deadline.isoformat() if deadline else None
         out["seconds_left"] = max(0.0, (deadline - now).total_seconds()) if deadline else None
         if state.hand_running and deadline is not None:
+            end = bank_deadline(state, deadline)
+            out["bank_deadline"] = end.isoformat() if end else None  # the clock, then the time bank, ran out
             out["timeout_allowed"] = out["you"] is not None and clock_ran_out(state, deadline, now)
         return out
 

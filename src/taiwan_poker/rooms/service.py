@@ -44,15 +44,15 @@ from ..tables import (
     SetCoach,
     TableEvent,
     TableState,
-    TimeOut,
     decide,
     event_to_json,
     fold,
 )
 from ..tables.events import PlayerLeft, PlayerSat
-from ..tables.limits import ACTION_CLOCK_SECONDS, DEFAULT_BLINDS, DEFAULT_DECKS, DEFAULT_SEATS, DEFAULT_STACK
+from ..tables.limits import ACTION_CLOCK_SECONDS as CLOCK
+from ..tables.limits import DEFAULT_BLINDS, DEFAULT_DECKS, DEFAULT_SEATS, DEFAULT_STACK, DEFAULT_TIME_BANK
 from ..tables.settings import bot_level, bot_seats, parse_action, table_rules
-from ..tables.timing import clock_ran_out, due, schedule
+from ..tables.timing import due, over_clock, schedule, time_out
 from .bus import PushBus
 from .hub import RoomHub
 from .loader import CACHE_IDLE_SECONDS, CACHE_ROOMS, Room, RoomError, RoomLoader
@@ -92,7 +92,7 @@ class RoomService:
         *,
         clock: Callable[[], dt.datetime] = utcnow,
         rng_factory: Callable[[], random.Random] = live_rng,
-        action_clock: int = ACTION_CLOCK_SECONDS,
+        action_clock: int = CLOCK,
         cache_capacity: int = CACHE_ROOMS,
         cache_idle_seconds: float = CACHE_IDLE_SECONDS,
         bot_pause: tuple[float, float] = BOT_PAUSE,
@@ -188,7 +188,7 @@ class RoomService:
         """Write a command that is not made against a version, and return the member's view after it."""
         return self.reads.view(self._write(code, member, command).room, member)
 
-    def _checked(self, code: str, member: Member | None, command: Command, version: object, key: object = None
+    def _checked(self, code: str, member: Member | None, command: Decision, version: object, key: object = None
                  ) -> ActResult:
         """The write path for a request made against a version (with an optional idempotency key)."""
         if isinstance(version, bool) or not isinstance(version, int) or version < 0:
@@ -206,10 +206,10 @@ class RoomService:
 
     def create_room(self, member: Member, decks: object = DEFAULT_DECKS, seats: object = DEFAULT_SEATS,
                     stack: object = DEFAULT_STACK, blinds: object = DEFAULT_BLINDS, bots: object = 0,
-                    level: object = None) -> str:
+                    level: object = None, time_bank: object = DEFAULT_TIME_BANK) -> str:
         """A new table with the member in seat 0 (and ``bots`` bots of ``level`` beside them); returns its code.
         A table the bots fill deals its first hand at once; a guest's new table ends their last one."""
-        rules = table_rules(decks, seats, stack, blinds, self.action_clock)
+        rules = table_rules(decks, seats, stack, blinds, self.action_clock, time_bank)
         previous: list[str] = []
         if member.guest:
             with self.db.transaction() as s:
@@ -221,10 +221,11 @@ class RoomService:
         return opened.room.row.code
 
     def configure(self, code: str, member: Member, decks: object = DEFAULT_DECKS, seats: object = DEFAULT_SEATS,
-                  stack: object = DEFAULT_STACK, blinds: object = DEFAULT_BLINDS) -> dict[str, Any]:
+                  stack: object = DEFAULT_STACK, blinds: object = DEFAULT_BLINDS,
+                  time_bank: object = DEFAULT_TIME_BANK) -> dict[str, Any]:
         """The creator changes the settings before the first hand."""
-        return self._view(code, member, Configure(member.id, table_rules(decks, seats, stack, blinds,
-                                                                         self.action_clock)))
+        rules = table_rules(decks, seats, stack, blinds, self.action_clock, time_bank)
+        return self._view(code, member, Configure(member.id, rules))
 
     def join(self, code: str, member: Member) -> dict[str, Any]:
         """Take the first free seat; heads-up (or at a full table) the first hand is dealt at once."""
@@ -271,15 +272,17 @@ class RoomService:
         return new_code
 
     def act(self, code: str, member: Member, action: object, version: object, key: object = None) -> ActResult:
-        """Apply the member's action made against ``version``; stale or repeated requests change nothing."""
-        return self._checked(code, member, Act(member.id, parse_action(action)), version, key)
+        """Apply the member's action made against ``version`` (past the action clock it draws on their time
+        bank); stale or repeated requests change nothing."""
+        move = parse_action(action)
+        return self._checked(code, member, lambda room: Act(member.id, move, over_clock(room.deadline, self.clock())
+                                                            if room.state.hand_running else 0.0), version, key)
 
     def timeout(self, code: str, member: Member, version: object) -> ActResult:
-        """After the action clock runs out, a seated member applies the time-out: check if possible, else fold."""
-        room = self.loader.locked_read(code)
-        if room.state.hand_running and not clock_ran_out(room.state, room.deadline, self.clock()):
-            raise RoomError("the action clock has not run out yet", code="clock_running")
-        return self._checked(code, member, TimeOut(member.id), version)
+        """Once the action clock and the time bank have run out, a seated member applies the time-out: check if
+        possible, else fold (``clock_running`` before)."""
+        return self._checked(code, member, lambda room: time_out(room.state, room.deadline, self.clock(), member.id),
+                             version)
 
     def next_hand(self, code: str, member: Member | None, version: object) -> ActResult:
         """Deal the next hand once the last one is over (a seated player; the creator for the first)."""
@@ -293,9 +296,6 @@ class RoomService:
         """Remove guests (and their tables) older than a day; returns how many."""
         with self.db.transaction() as s:
             return repo.purge_guests(s, self.clock() - repo.GUEST_TTL)
-
-    def rooms_in_memory(self) -> int:
-        return len(self.loader)
 
     # -- bots and the server's own clock -----------------------------------------------------------------------
 

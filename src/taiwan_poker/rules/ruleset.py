@@ -59,6 +59,7 @@ class RuleSet:
     burns: BurnSchedule = BurnSchedule.ONCE_PER_HAND
     ranking: Ranking = DEFAULT_RANKING
     action_clock: int = 45
+    time_bank: int = 0  # seconds each player may draw on, per match, once the action clock has run out
 
     def __post_init__(self) -> None:
         if isinstance(self.decks, bool) or not isinstance(self.decks, int) or not MIN_DECKS <= self.decks <= MAX_DECKS:
@@ -68,6 +69,9 @@ class RuleSet:
         for name in ("starting_stack", "small_blind", "big_blind", "action_clock"):
             if not _positive_int(getattr(self, name)):
                 raise RuleSetError(f"{name} must be a positive integer, not {getattr(self, name)!r}", field=name)
+        if isinstance(self.time_bank, bool) or not isinstance(self.time_bank, int) or self.time_bank < 0:
+            raise RuleSetError(f"time_bank must be a whole number of seconds, not {self.time_bank!r}",
+                               field="time_bank")
         if self.small_blind > self.big_blind:
             raise RuleSetError(
                 f"small blind {self.small_blind} is larger than the big blind {self.big_blind}",

@@ -7,6 +7,7 @@ for a time-out, that the time is up.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 from ..rules.actions import Action
@@ -46,14 +47,20 @@ class Leave(NamedTuple):
 
 
 class Act(NamedTuple):
+    """A move; ``over`` is how many seconds past the action clock it came (what it draws on the time bank)."""
+
     member: int
     action: Action
+    over: float = 0.0
 
 
 class TimeOut(NamedTuple):
-    """The clock of the seat to act ran out (the shell has checked the time); ``member`` None is the server."""
+    """The seat to act did not act: ``over`` seconds have passed since its action clock ran out (None: it has
+    not run out; by default, time ran out long ago), which must use up its time bank; ``member`` None is the
+    server."""
 
     member: int | None
+    over: float | None = math.inf
 
 
 class Deal(NamedTuple):

@@ -60,6 +60,13 @@ class PlayerBack(NamedTuple):
     seat: int
 
 
+class TimeBankUsed(NamedTuple):
+    """The player to act drew ``seconds`` on their time bank (the action clock had run out)."""
+
+    seat: int
+    seconds: int
+
+
 class CoachSet(NamedTuple):
     """The creator turned the coach on or off for everyone at the table (shown to all)."""
 
@@ -87,18 +94,20 @@ class RematchOpened(NamedTuple):
 
 TableEvent = (
     TableOpened | SettingsChanged | PlayerSat | PlayerLeft | PlayerAway | PlayerBack | HandEvent | MatchEnded
-    | RematchOpened | CoachSet
+    | RematchOpened | CoachSet | TimeBankUsed
 )
 
 TYPE_NAMES: dict[type[Any], str] = {
     TableOpened: "table_opened", SettingsChanged: "settings_changed", PlayerSat: "player_sat",
     PlayerLeft: "player_left", PlayerAway: "player_away", PlayerBack: "player_back", HandEvent: "hand",
     MatchEnded: "match_ended", RematchOpened: "rematch_opened", CoachSet: "coach_set",
+    TimeBankUsed: "time_bank_used",
 }
 AUDIENCE: dict[type[Any], Audience | None] = {  # None: the inner hand event's audience decides
     TableOpened: Audience.EVERYONE, SettingsChanged: Audience.EVERYONE, PlayerSat: Audience.EVERYONE,
     PlayerLeft: Audience.EVERYONE, PlayerAway: Audience.EVERYONE, PlayerBack: Audience.EVERYONE,
     HandEvent: None, MatchEnded: Audience.EVERYONE, RematchOpened: Audience.EVERYONE, CoachSet: Audience.EVERYONE,
+    TimeBankUsed: Audience.EVERYONE,
 }
 EVENT_TYPES: dict[str, type[Any]] = {name: cls for cls, name in TYPE_NAMES.items()}
 LOG_FORMAT = 2  # v1 was the heads-up room service's ad-hoc payloads (see :mod:`.upgrade`)

@@ -21,7 +21,8 @@ BIG_BLIND = range(2, 100_001)
 DEFAULT_BLINDS = (DEFAULT_RULES.small_blind, DEFAULT_RULES.big_blind)
 MIN_STACK_IN_BIG_BLINDS = 10  # a table deep enough to play: the starting stack is at least 10 big blinds
 ACTION_CLOCK_SECONDS = DEFAULT_RULES.action_clock  # the spec's 45 s to act
-TIMEOUT_GRACE_SECONDS = 15  # how long after the clock the server waits before it applies the time-out itself
+TIME_BANK = range(0, 301)  # seconds of time bank per player per match (0: the spec's clock alone)
+DEFAULT_TIME_BANK = 60
 NEXT_HAND_SECONDS = 6  # the showdown stays on the table this long before the server deals the next hand
 AWAY_AFTER_TIMEOUTS = 2  # time-outs in a row that mark a player away
 MAX_CHIPS = 10**9  # the largest amount a move may name
@@ -45,6 +46,8 @@ class Bounds:
     default_blinds: tuple[int, int] = DEFAULT_BLINDS
     min_stack_in_big_blinds: int = MIN_STACK_IN_BIG_BLINDS
     action_clock: int = ACTION_CLOCK_SECONDS
+    time_bank: tuple[int, int] = (TIME_BANK.start, TIME_BANK.stop - 1)
+    default_time_bank: int = DEFAULT_TIME_BANK
 
     def to_json(self) -> dict[str, object]:
         return {name: list(v) if isinstance(v, tuple) else v for name in self.__slots__ if (v := getattr(self, name))

@@ -11,9 +11,11 @@ Rules (decisions in ``docs/rules.md``):
 * seats fill from the first free one; a player who sits down plays from the
   next hand; heads-up the first hand is dealt when the second player sits, at
   bigger tables when every seat is taken or when the creator deals;
-* moving button: each hand's button is the next dealt-in player clockwise, the
-  blinds the next two (heads-up the button posts the small blind and acts
-  first preflop); nobody posts a missed or dead blind;
+* the big blind moves on one player with chips each hand (nobody skips it or posts it twice in a row, also
+  at the switch to heads-up); the small blind and the button are the two players before it (heads-up the
+  button posts the small blind and acts first preflop); nobody posts a missed or dead blind;
+* a player who has not acted when the action clock runs out draws on their time bank; once both are used
+  up the time-out (check, else fold) applies;
 * two time-outs in a row mark a player away: their hands are still dealt and
   are checked or folded at once; with fewer than two players present the table
   deals no more hands until someone is back;
@@ -24,6 +26,7 @@ Rules (decisions in ``docs/rules.md``):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -62,6 +65,7 @@ from .events import (
     SettingsChanged,
     TableEvent,
     TableOpened,
+    TimeBankUsed,
 )
 from .limits import AWAY_AFTER_TIMEOUTS, BOT_LEVELS, SEATS
 from .state import Departed, SeatState, TableState
@@ -82,20 +86,27 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
         return _evolve_hand(state, event)
     if isinstance(event, PlayerSat):
         state = replace(state, bought_in=state.bought_in + event.stack)
-        return state.with_seat(event.seat, SeatState(event.member, event.name, event.stack, bot=event.bot))
+        return state.with_seat(event.seat, SeatState(event.member, event.name, event.stack, bot=event.bot,
+                                                     bank=state.rules.time_bank))
     if isinstance(event, PlayerLeft):
         seat = state.seats[event.seat]
         assert seat is not None
         state = replace(state, removed=state.removed + event.removed, just_left=event.seat,
                         departed=(*state.departed, Departed(event.seat, seat.member, seat.name,
-                                                            state.started and not state.over, seat.bot)))
+                                                            state.started and not state.over, seat.bot,
+                                                            event.removed)))
         return state.with_seat(event.seat, None)
     if isinstance(event, PlayerAway | PlayerBack):
         seat = state.seats[event.seat]
         assert seat is not None
         return state.with_seat(event.seat, replace(seat, away=isinstance(event, PlayerAway), timeouts=0))
+    if isinstance(event, TimeBankUsed):
+        seat = state.seats[event.seat]
+        assert seat is not None
+        return state.with_seat(event.seat, replace(seat, bank=max(0, seat.bank - event.seconds)))
     if isinstance(event, SettingsChanged):
-        seats = tuple(replace(s, stack=event.rules.starting_stack) if s is not None else None for s in state.seats)
+        seats = tuple(replace(s, stack=event.rules.starting_stack, bank=event.rules.time_bank) if s is not None
+                      else None for s in state.seats)
         seats = seats + (None,) * (event.rules.seats - len(seats))
         bought = sum(s.stack for s in seats if s is not None)
         return replace(state, rules=event.rules, seats=seats[: event.rules.seats], bought_in=bought)
@@ -183,7 +194,16 @@ def _act(state: TableState, command: Act, rng: RandomSource | None) -> list[Tabl
     if hand.to_act != seat:
         raise TableError("it is not your turn", code="not_your_turn")
     fork = hand.fork()
-    return _wrap(hand.hand_no, fork.act(command.action, seat=seat, open_fold=True))
+    moved = _wrap(hand.hand_no, fork.act(command.action, seat=seat, open_fold=True))
+    return _bank_drawn(state, seat, command.over) + moved
+
+
+def _bank_drawn(state: TableState, seat: int, over: float) -> list[TableEvent]:
+    """What a move made ``over`` seconds past the action clock draws on the seat's time bank (whole seconds,
+    at most what is left)."""
+    occupant = state.seats[seat]
+    spent = min(occupant.bank, math.ceil(over)) if occupant is not None and over > 0 else 0
+    return [TimeBankUsed(seat, spent)] if spent > 0 else []
 
 
 def _time_out(state: TableState, command: TimeOut, rng: RandomSource | None) -> list[TableEvent]:
@@ -191,9 +211,14 @@ def _time_out(state: TableState, command: TimeOut, rng: RandomSource | None) -> 
         _seated(state, command.member)
     hand = _running(state)
     late = hand.to_act
-    fork = hand.fork()
-    events = _wrap(hand.hand_no, fork.timeout())
     occupant = state.seats[late] if late is not None else None
+    bank = occupant.bank if occupant is not None else 0
+    if command.over is None or command.over < bank:
+        raise TableError("the action clock (and the time bank) has not run out yet", code="clock_running",
+                         bank=bank)
+    fork = hand.fork()
+    events = ([TimeBankUsed(late, bank)] if late is not None and bank > 0 else []) + _wrap(hand.hand_no,
+                                                                                        fork.timeout())
     if late is not None and occupant is not None and not occupant.away \
             and occupant.timeouts + 1 >= AWAY_AFTER_TIMEOUTS:
         events.append(PlayerAway(late))
@@ -357,13 +382,24 @@ def _deal(state: TableState, member: int | None, rng: RandomSource | None) -> li
 
 def _start_hand(state: TableState, rng: RandomSource | None) -> Hand:
     stacks = [s.stack if s is not None else 0 for s in state.seats]
-    n = len(stacks)
     last = state.hand
-    if last is None:
-        button = next(i for i in range(n) if stacks[i] > 0)
-    else:
-        button = next(s for s in clockwise_after(last.button, n) if stacks[s] > 0)
+    button = next(i for i, chips in enumerate(stacks) if chips > 0) if last is None else next_button(last.bb_seat,
+                                                                                                  stacks)
     return Hand.start(state.rules, stacks, button, rng=rng, hand_no=len(state.hands) + 1)
+
+
+def next_button(last_big_blind: int, stacks: Sequence[int]) -> int:
+    """The button of the next hand, placed so that the big blind moves on exactly one player.
+
+    The big blind is the first player with chips clockwise after the last hand's big blind, so nobody skips
+    the big blind when players go broke or leave, and nobody posts it twice in a row, also when the table
+    goes heads-up (the TDA's button adjustment). Heads-up the other player has the button and posts the small
+    blind; with three or more the small blind and the button are the two players with chips before the big
+    blind (so a player may keep the button, or post the small blind, twice after a bust: see docs/rules.md)."""
+    n = len(stacks)
+    big = next(s for s in clockwise_after(last_big_blind, n) if stacks[s] > 0)
+    before = [s for s in reversed(clockwise_after(big, n)) if stacks[s] > 0 and s != big]  # counter-clockwise
+    return before[0] if len(before) == 1 else before[1]
 
 
 def settle(state: TableState, rng: RandomSource | None = None, *, deal_when_full: bool = False) -> list[TableEvent]:

@@ -20,10 +20,12 @@ from .limits import (
     DEFAULT_DECKS,
     DEFAULT_SEATS,
     DEFAULT_STACK,
+    DEFAULT_TIME_BANK,
     MAX_CHIPS,
     MIN_STACK_IN_BIG_BLINDS,
     SEATS,
     STACK,
+    TIME_BANK,
 )
 
 
@@ -36,9 +38,11 @@ def whole(value: object, name: str, allowed: range, code: str) -> int:
 
 
 def table_rules(decks: object = DEFAULT_DECKS, seats: object = DEFAULT_SEATS, stack: object = DEFAULT_STACK,
-                blinds: object = DEFAULT_BLINDS, action_clock: int = ACTION_CLOCK_SECONDS) -> RuleSet:
+                blinds: object = DEFAULT_BLINDS, action_clock: int = ACTION_CLOCK_SECONDS,
+                time_bank: object = DEFAULT_TIME_BANK) -> RuleSet:
     """A member table's rules from its settings, each checked against :mod:`.limits`."""
     d = whole(decks, "decks", DECKS, "bad_decks")
+    bank = whole(time_bank, "the time bank", TIME_BANK, "bad_time_bank")
     n = whole(seats, "seats", SEATS, "bad_seats")
     s = whole(stack, "stack", STACK, "bad_stack")
     if not isinstance(blinds, list | tuple) or len(blinds) != 2:
@@ -50,7 +54,8 @@ def table_rules(decks: object = DEFAULT_DECKS, seats: object = DEFAULT_SEATS, st
         raise TableError(f"the starting stack must be at least {MIN_STACK_IN_BIG_BLINDS} big blinds",
                          code="bad_stack", low=MIN_STACK_IN_BIG_BLINDS * big, high=STACK.stop - 1)
     try:
-        return RuleSet(decks=d, seats=n, starting_stack=s, small_blind=small, big_blind=big, action_clock=action_clock)
+        return RuleSet(decks=d, seats=n, starting_stack=s, small_blind=small, big_blind=big, action_clock=action_clock,
+                       time_bank=bank)
     except TaiwanPokerError as exc:  # e.g. the shoe is too small for the seats
         raise TableError(exc.message, code="bad_rules") from None
 

@@ -28,7 +28,7 @@ class SeatState:
     """A seated player: chips behind (before the current hand), away or present, time-outs in a row.
 
     A bot's seat has ``bot`` (its level) and a negative ``member`` number that
-    no member account has.
+    no member account has. ``bank`` is what is left of the player's time bank (seconds, this match).
     """
 
     member: int
@@ -37,6 +37,7 @@ class SeatState:
     away: bool = False
     timeouts: int = 0
     bot: str | None = None
+    bank: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,7 @@ class Departed:
     name: str
     during_match: bool = False  # left after the first hand was dealt (and before the match ended)
     bot: str | None = None
+    took: int = 0  # the chips they took off the table with them
 
 
 @dataclass(frozen=True, slots=True)

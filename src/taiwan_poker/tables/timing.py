@@ -3,6 +3,9 @@
 The shell reads the time and stores the deadline; these functions say what the
 deadline is after a change (the action clock, a bot's pause, the showdown pause
 before the next hand) and which command the server applies once it has passed.
+A player who has not acted when the action clock runs out draws on their time
+bank, which starts by itself; once both are used up, the server checks or folds
+for them (and from then on any seated member may press time-out, as the spec says).
 """
 
 from __future__ import annotations
@@ -10,11 +13,10 @@ from __future__ import annotations
 import datetime as dt
 
 from .commands import Deal, TimeOut
-from .limits import NEXT_HAND_SECONDS, TIMEOUT_GRACE_SECONDS
+from .limits import NEXT_HAND_SECONDS
 from .state import Phase, TableState
 
 NEXT_HAND_DELAY = dt.timedelta(seconds=NEXT_HAND_SECONDS)
-TIMEOUT_GRACE = dt.timedelta(seconds=TIMEOUT_GRACE_SECONDS)
 
 
 def schedule(state: TableState, now: dt.datetime, bot_pause: float) -> tuple[str, dt.datetime | None]:
@@ -30,16 +32,41 @@ def schedule(state: TableState, now: dt.datetime, bot_pause: float) -> tuple[str
     return phase.value, now + NEXT_HAND_DELAY
 
 
+def bank_left(state: TableState) -> int:
+    """The time bank (seconds) of the player to act in the running hand, 0 when none."""
+    hand = state.hand
+    seat = hand.to_act if hand is not None and not hand.complete else None
+    occupant = state.seats[seat] if seat is not None else None
+    return occupant.bank if occupant is not None else 0
+
+
+def over_clock(deadline: dt.datetime | None, now: dt.datetime) -> float:
+    """Seconds since the action clock ran out (0 before it has)."""
+    return max(0.0, (now - deadline).total_seconds()) if deadline is not None else 0.0
+
+
+def bank_deadline(state: TableState, deadline: dt.datetime | None) -> dt.datetime | None:
+    """When the player to act has used up the action clock and their time bank."""
+    return deadline + dt.timedelta(seconds=bank_left(state)) if deadline is not None else None
+
+
 def clock_ran_out(state: TableState, deadline: dt.datetime | None, now: dt.datetime) -> bool:
-    """Whether the player to act has used up the action clock (then any seated member may press time-out)."""
-    return state.hand_running and deadline is not None and now >= deadline
+    """Whether the player to act has used up the action clock and their time bank (then the server, or any
+    seated member, applies the time-out)."""
+    end = bank_deadline(state, deadline)
+    return state.hand_running and end is not None and now >= end
+
+
+def time_out(state: TableState, deadline: dt.datetime | None, now: dt.datetime, member: int | None) -> TimeOut:
+    """The time-out ``member`` (None: the server) asks for at ``now``; the machine refuses it while time is left."""
+    return TimeOut(member, over_clock(deadline, now) if deadline is not None and now >= deadline else None)
 
 
 def due(state: TableState, deadline: dt.datetime | None, now: dt.datetime) -> TimeOut | Deal | None:
-    """What the server itself applies at ``now``: the time-out of a turn abandoned past the grace after the
-    clock, or the next hand after the showdown pause (a bot's turn is its own client's to play)."""
+    """What the server itself applies at ``now``: the time-out of a player whose clock and time bank have run
+    out, or the next hand after the showdown pause (a bot's turn is its own client's to play)."""
     if deadline is None or deadline > now or state.phase is not Phase.PLAYING or state.bot_to_act() is not None:
         return None
     if state.hand_running:
-        return TimeOut(None) if now >= deadline + TIMEOUT_GRACE else None
+        return time_out(state, deadline, now, None) if clock_ran_out(state, deadline, now) else None
     return Deal(None)

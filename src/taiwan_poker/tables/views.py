@@ -34,12 +34,25 @@ def players(state: TableState) -> list[dict[str, Any]]:
     stacks = state.stacks()
     out: list[dict[str, Any]] = [
         {"seat": i, "name": s.name, "left": False, "away": s.away, "stack": stacks[i],
-         "creator": s.member == state.creator, "bot": s.bot is not None, "level": s.bot}
+         "creator": s.member == state.creator, "bot": s.bot is not None, "level": s.bot, "bank": s.bank,
+         "busted": state.started and stacks[i] == 0 and not state.hand_running}
         for i, s in enumerate(state.seats) if s is not None
     ]
     out += [{"seat": d.seat, "name": d.name, "left": True, "away": False, "stack": 0,
-             "creator": d.member == state.creator, "bot": d.bot is not None, "level": d.bot} for d in state.departed]
+             "creator": d.member == state.creator, "bot": d.bot is not None, "level": d.bot, "bank": 0,
+             "busted": False} for d in state.departed]
     return out
+
+
+def summary(state: TableState) -> list[dict[str, Any]]:
+    """Every player who held chips at this table, with the chips they hold now or took away when they left
+    (bots removed included), largest first; the chips add up to every chip that entered the table."""
+    stacks = state.stacks()
+    rows = [{"seat": i, "name": s.name, "bot": s.bot is not None, "left": False, "chips": stacks[i]}
+            for i, s in enumerate(state.seats) if s is not None]
+    rows += [{"seat": d.seat, "name": d.name, "bot": d.bot is not None, "left": True, "chips": d.took}
+             for d in state.departed if d.during_match or d.took]
+    return sorted(rows, key=lambda r: -int(r["chips"]))
 
 
 def public_table_view(state: TableState) -> dict[str, Any]:
@@ -51,6 +64,8 @@ def public_table_view(state: TableState) -> dict[str, Any]:
         "seats": rules.seats,
         "stack": rules.starting_stack,
         "blinds": [rules.small_blind, rules.big_blind],
+        "clock": rules.action_clock,
+        "time_bank": rules.time_bank,
         "players": players(state),
         "you": None,
         "spectator": True,
@@ -74,6 +89,8 @@ def public_table_view(state: TableState) -> dict[str, Any]:
             "rematch": state.rematch,
             "left": left,  # seats whose players left during the match, in order
             "forfeit": state.forfeit,  # the seat whose leaving ended it, if it ended that way
+            "summary": summary(state),  # everyone who held chips: what they hold or took away
+            "chips": state.bought_in,  # every chip that entered the table (the summary's total)
         }
     return out
 
@@ -88,6 +105,9 @@ def table_view(state: TableState, member: int | None, public: dict[str, Any] | N
     out["you"] = seat
     out["spectator"] = seat is None
     out["creator"] = member is not None and member == state.creator
+    # a player who left this match may not take a seat in it again (the page offers them none)
+    out["left_match"] = seat is None and state.started and any(d.member == member for d in state.departed)
+    out["busted"] = seat is not None and state.started and not state.hand_running and state.stacks()[seat] == 0
     hand = state.hand
     if hand is not None:
         in_hand = state.seat_in_hand(member, len(state.hands) - 1)  # who held the seat when it was dealt

@@ -80,7 +80,7 @@ class Metrics:
         Gauge("tp_open_sockets", "Open room sockets", registry=self.registry).set_function(
             lambda: len(app.state.sockets))
         Gauge("tp_rooms_in_memory", "Rooms whose state this instance holds in memory",
-              registry=self.registry).set_function(lambda: app.state.rooms.rooms_in_memory())
+              registry=self.registry).set_function(lambda: len(app.state.rooms.loader))
         self.registry.register(_Counts(app))
         self.gc_seconds = Histogram("tp_gc_pause_seconds", "Garbage-collector pauses by generation (GIL held)",
                                     ["generation"], registry=self.registry,

@@ -20,6 +20,7 @@ from ..tables.limits import (
     DEFAULT_DECKS,
     DEFAULT_SEATS,
     DEFAULT_STACK,
+    DEFAULT_TIME_BANK,
 )
 from .error_model import ERROR_RESPONSES
 from .members_api import Csrf, MemberDep, OptionalMember, rate_limit, services
@@ -42,9 +43,14 @@ class NewRoom(BaseModel):
         f"[small blind, big blind]: the big blind {BOUNDS.big_blind[0]}–{BOUNDS.big_blind[1]}, the small blind 1 "
         "up to the big blind"), examples=[[10, 20]], json_schema_extra={
         "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": 1, "maximum": BOUNDS.big_blind[1]}})
+    time_bank: StrictInt = Field(DEFAULT_TIME_BANK, description=(
+        f"seconds of time bank each player may draw on per match once the {BOUNDS.action_clock}-s action clock "
+        f"has run out, {BOUNDS.time_bank[0]}–{BOUNDS.time_bank[1]} (0: the clock alone)"),
+        json_schema_extra={"minimum": BOUNDS.time_bank[0], "maximum": BOUNDS.time_bank[1]})
 
     def settings(self) -> dict[str, Any]:
-        return {"decks": self.decks, "seats": self.seats, "stack": self.stack, "blinds": self.blinds}
+        return {"decks": self.decks, "seats": self.seats, "stack": self.stack, "blinds": self.blinds,
+                "time_bank": self.time_bank}
 
 
 class NewTable(NewRoom):
