@@ -3,6 +3,7 @@ against the server's truth at that payload's version: no card the player may not
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import random
 from typing import Any
@@ -137,6 +138,9 @@ def test_no_payload_at_a_six_seat_table_holds_a_card_they_may_not_see(app: FastA
     rng = random.Random(66)
     seeds = iter(range(10_000))
     app.state.rooms.rng_factory = lambda: random.Random(1000 + next(seeds))
+    rooms = app.state.rooms
+    real_clock, offset = rooms.clock, [0.0]  # moved on to draw on time banks and let the server time a turn out
+    rooms.clock = lambda: real_clock() + dt.timedelta(seconds=offset[0])
     players = [client(app, f"P{i}") for i in range(6)]
     spectator = client(app, "Watcher")
     code = players[0].post("/api/rooms", json={"seats": 6, "decks": 3, "stack": 2000, "blinds": [5, 10]}).json()["code"]
@@ -146,6 +150,7 @@ def test_no_payload_at_a_six_seat_table_holds_a_card_they_may_not_see(app: FastA
     assert sorted(seat_of.values()) == list(range(6))
     recorded: list[tuple[int | None, dict[str, Any], str]] = []
     hands = allins = shoves = 0
+    banked = timed_out = False
     left: set[int] = set()
     with players[0].websocket_connect(f"/ws/rooms/{code}") as w0, \
             players[3].websocket_connect(f"/ws/rooms/{code}") as w3, \
@@ -175,6 +180,14 @@ def test_no_payload_at_a_six_seat_table_holds_a_card_they_may_not_see(app: FastA
                 continue
             to_act = st["hand"]["to_act"]
             actor = next(i for i, s in seat_of.items() if s == to_act and i not in left)
+            if hands == 2 and not banked:  # a move 20 s into the time bank: drawn by a public event
+                offset[0] += 45 + 20
+                banked = True
+            if hands == 7 and not timed_out:  # nobody acts: clock and bank run out, the server folds the turn
+                offset[0] += 45 + 61
+                assert rooms.sweep() == [code]
+                timed_out = True
+                continue
             if hands == 5 and 5 not in left and actor != 5:  # someone leaves mid-hand, out of turn
                 players[5].post(f"/api/rooms/{code}/leave")
                 left.add(5)
@@ -207,4 +220,5 @@ def test_no_payload_at_a_six_seat_table_holds_a_card_they_may_not_see(app: FastA
         check_payload(app, code, seat, payload, f"{where} to seat {seat}")
     assert hands >= 5 and allins >= 1 and left == {5}
     assert any(len(hand.pots) > 1 for hand in final.hands), "at least one hand was split into side pots"
+    assert banked and timed_out and any(p["bank"] < 60 for p in views_spec["players"]), "time banks were drawn"
     assert len(recorded) > 300
