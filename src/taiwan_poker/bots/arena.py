@@ -6,6 +6,11 @@ each seating of the bots, so luck of the cards cancels: heads-up the two bots
 swap seats; six-handed the bot under test sits in each of the six seats in
 turn against the same five baselines.  Bots decide from their seat's view only
 (:func:`~taiwan_poker.strategy.seat.seat_view`).
+
+Beside the matches: an all-in adjustment that scores a hand whose board was dealt out after the last decision by
+its expected chips over every run-out (``allin_ev``: the same expectation, much less noise), Local Best Response
+matches (:func:`lbr_heads_up`, the player in :mod:`.lbr`), a fold-to-size probe (:func:`fold_to_size`) and
+decision-time percentiles (:func:`percentiles`).
 """
 
 from __future__ import annotations
@@ -13,12 +18,33 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
+from math import comb
 
+import numpy as np
+
+from ..cards import Card
+from ..evaluate.batch import rank_batch
+from ..rules.actions import ALLIN, Action, ActionKind
+from ..rules.events import ActionTaken, BlindPosted, BoardDealt, DealerBurn, HandShown, PrivateCards
 from ..rules.hand import Hand
+from ..rules.pots import build_pots
 from ..rules.ruleset import RuleSet
-from ..strategy.seat import seat_view
+from ..strategy.seat import SeatView, seat_view
+from .lbr import (
+    DistributionPolicy,
+    LbrSettings,
+    LocalBestResponse,
+    act_with,
+    as_distribution,
+    draw_distinct,
+    posterior,
+    strip,
+    unseen,
+    win_probability,
+)
 from .policies import Policy
 
 
@@ -44,6 +70,74 @@ def play_hand(rules: RuleSet, policies: Sequence[Policy], button: int, deal_seed
     hand = Hand.start(rules, stacks, button, rng=random.Random(deal_seed))
     play_to_end(hand, policies, [random.Random(s) for s in decide_seeds], timings, timed_seats)
     return [after - before for after, before in zip(hand.stacks, stacks, strict=True)]
+
+
+def play_hand_ev(rules: RuleSet, policies: Sequence[Policy], button: int, deal_seed: int,
+                 decide_seeds: Sequence[int], timings: list[float] | None = None,
+                 timed_seats: frozenset[int] = frozenset()) -> list[float]:
+    """As :func:`play_hand`, but a hand dealt out after an all-in scores its expected chips (:func:`allin_ev`)."""
+    stacks = [rules.starting_stack] * rules.seats
+    hand = Hand.start(rules, stacks, button, rng=random.Random(deal_seed))
+    play_to_end(hand, policies, [random.Random(s) for s in decide_seeds], timings, timed_seats)
+    ev = allin_ev(hand, np.random.default_rng(deal_seed))
+    return ev if ev is not None else [float(after - before) for after, before in zip(hand.stacks, stacks, strict=True)]
+
+
+ALLIN_EV_SAMPLES = 4000
+
+
+def allin_ev(hand: Hand, rng: np.random.Generator, samples: int = ALLIN_EV_SAMPLES) -> list[float] | None:
+    """Each seat's expected chips won, over the run-outs, when board cards were dealt after the last decision
+    (players all in); None when the hand needed no run-out.
+
+    The board still to come is a uniform draw from the cards not dealt before the last decision (dealer burns
+    included: nobody saw them), so this is the hand's expected result given everything at that moment; it
+    counts every run-out when there are at most ``samples`` of them, else ``samples`` drawn at random.  Pots
+    and side pots are the engine's; odd chips are split evenly.
+    """
+    events = hand.events
+    if not hand.complete or not any(isinstance(e, HandShown) for e in events):
+        return None
+    last = max((i for i, e in enumerate(events) if isinstance(e, ActionTaken | BlindPosted)), default=-1)
+    if not any(isinstance(e, BoardDealt) for e in events[last + 1:]):
+        return None
+    dealt: list[Card] = []
+    board: list[Card] = []
+    holes: dict[int, tuple[Card, ...]] = {}
+    for e in events[: last + 1]:
+        if isinstance(e, PrivateCards):
+            holes[e.seat] = tuple(c for c in e.hole if c is not None)
+            dealt += [c for c in (e.burn, *e.hole) if c is not None]
+        elif isinstance(e, DealerBurn) and e.card is not None:
+            dealt.append(e.card)
+        elif isinstance(e, BoardDealt):
+            board += e.cards
+            dealt += e.cards
+    pool = unseen(dealt, hand.rules.decks)
+    need = 5 - len(board)
+    if comb(len(pool), need) <= samples:
+        runs = np.array(list(combinations(pool.tolist(), need)), dtype=np.int64).reshape(-1, need)
+    else:
+        runs = draw_distinct(pool, samples, need, rng)
+    contrib = list(hand.betting.contrib)
+    folded = hand.betting.folded
+    live = [s for s in range(len(contrib)) if not folded[s]]
+    rows = np.empty((len(runs), 7), dtype=np.int16)
+    rows[:, 2:2 + len(board)] = [c.index for c in board]
+    rows[:, 2 + len(board):] = runs
+    values = np.zeros((len(runs), len(contrib)), dtype=np.int64)
+    for s in live:
+        rows[:, 0], rows[:, 1] = holes[s][0].index, holes[s][1].index
+        values[:, s] = rank_batch(rows, threads=1)
+    won = np.zeros(len(contrib))
+    for pot in build_pots(contrib, [not f for f in folded]):
+        eligible = list(pot.eligible)
+        if not eligible:
+            continue
+        v = values[:, eligible]
+        best = v == v.max(axis=1, keepdims=True)
+        won[eligible] += pot.amount * (best / best.sum(axis=1, keepdims=True)).mean(axis=0)
+    return [float(won[s] - contrib[s]) for s in range(len(contrib))]
 
 
 @dataclass
@@ -75,19 +169,22 @@ class Tally:
 
 
 def duplicate_heads_up(rules: RuleSet, hero: Policy, villain: Policy, deals: int, seed: int = 0,
-                       tally: Tally | None = None) -> Tally:
-    """``deals`` deals, each played twice with the seats swapped; units are the hero's big blinds per hand."""
+                       tally: Tally | None = None, *, allin_ev: bool = False) -> Tally:
+    """``deals`` deals, each played twice with the seats swapped; units are the hero's big blinds per hand.
+
+    ``allin_ev``: score hands dealt out after an all-in by their expected chips (:func:`allin_ev`)."""
     tally = tally or Tally()
+    play = play_hand_ev if allin_ev else play_hand
     bb = rules.big_blind
     t0 = time.perf_counter()
     for d in range(deals):
         deal_seed = seed * 1_000_003 + d
         button = d % 2
-        net = 0
+        net = 0.0
         for hero_seat in (0, 1):
             seats = [hero, villain] if hero_seat == 0 else [villain, hero]
             decide = [deal_seed * 4 + hero_seat * 2 + s for s in (0, 1)]
-            net += play_hand(rules, seats, button, deal_seed, decide, tally.timings, frozenset({hero_seat}))[hero_seat]
+            net += play(rules, seats, button, deal_seed, decide, tally.timings, frozenset({hero_seat}))[hero_seat]
         tally.units.append(net / 2 / bb)
         tally.hands += 2
     tally.seconds += time.perf_counter() - t0
@@ -95,21 +192,210 @@ def duplicate_heads_up(rules: RuleSet, hero: Policy, villain: Policy, deals: int
 
 
 def duplicate_ring(rules: RuleSet, hero: Policy, field_: Policy, deals: int, seed: int = 0,
-                   tally: Tally | None = None) -> Tally:
-    """``deals`` deals at a full table, each played once with the hero in every seat against copies of ``field_``."""
+                   tally: Tally | None = None, *, allin_ev: bool = False) -> Tally:
+    """``deals`` deals at a full table, each played once with the hero in every seat against copies of ``field_``.
+
+    ``allin_ev``: score hands dealt out after an all-in by their expected chips (:func:`allin_ev`)."""
     tally = tally or Tally()
+    play = play_hand_ev if allin_ev else play_hand
     n = rules.seats
     bb = rules.big_blind
     t0 = time.perf_counter()
     for d in range(deals):
         deal_seed = seed * 1_000_003 + d
         button = d % n
-        net = 0
+        net = 0.0
         for hero_seat in range(n):
             seats = [hero if s == hero_seat else field_ for s in range(n)]
             decide = [deal_seed * 16 + hero_seat * n + s for s in range(n)]
-            net += play_hand(rules, seats, button, deal_seed, decide, tally.timings, frozenset({hero_seat}))[hero_seat]
+            net += play(rules, seats, button, deal_seed, decide, tally.timings, frozenset({hero_seat}))[hero_seat]
         tally.units.append(net / n / bb)
         tally.hands += n
     tally.seconds += time.perf_counter() - t0
     return tally
+
+
+# --- Local Best Response matches ---------------------------------------------------------------------------------
+
+
+def _responder(hand: Hand, seat: int, other: int) -> Callable[[Action], SeatView | None]:
+    """The other seat's view, without its cards, after ``seat`` would take an action (None if it would not act)."""
+
+    def respond(action: Action) -> SeatView | None:
+        fork = hand.fork()
+        fork.act(action, seat=seat)
+        return strip(seat_view(fork, other)) if fork.to_act == other else None
+
+    return respond
+
+
+def lbr_hand(rules: RuleSet, opponent: Policy | DistributionPolicy, model: DistributionPolicy, lbr_seat: int,
+             button: int, deal_seed: int, settings: LbrSettings | None = None, *, ev: bool = True,
+             timings: list[float] | None = None) -> float:
+    """One heads-up hand of LBR (in ``lbr_seat``) against ``opponent``, whose probabilities LBR reads from
+    ``model``; LBR's chips won (its expected chips when the board was dealt out after an all-in and ``ev``)."""
+    stacks = [rules.starting_stack] * 2
+    hand = Hand.start(rules, stacks, button, rng=random.Random(deal_seed))
+    other = 1 - lbr_seat
+    lbr = LocalBestResponse(model, settings, random.Random(deal_seed * 4 + lbr_seat))
+    lbr.new_hand([c for c in hand.hole_cards(lbr_seat) if c is not None],
+                 [c for c in hand.private_burns(lbr_seat) if c is not None], rules.decks)
+    rng = random.Random(deal_seed * 4 + 2 + lbr_seat)
+    while not hand.complete:
+        seat = hand.to_act
+        assert seat is not None
+        view = seat_view(hand, seat)
+        if seat == lbr_seat:
+            t0 = time.perf_counter()
+            action = lbr.decide(view, _responder(hand, seat, other))
+            if timings is not None:
+                timings.append(time.perf_counter() - t0)
+        else:
+            action = act_with(opponent, view, rng)
+            lbr.observe(strip(view), action)
+        hand.act(action, seat=seat)
+    result = allin_ev(hand, np.random.default_rng(deal_seed)) if ev else None
+    return result[lbr_seat] if result is not None else float(hand.stacks[lbr_seat] - stacks[lbr_seat])
+
+
+def lbr_heads_up(rules: RuleSet, opponent: Policy | DistributionPolicy, deals: int, seed: int = 0,
+                 settings: LbrSettings | None = None, *, samples: int | Sequence[int] = (8, 3, 3, 3),
+                 ev: bool = True, tally: Tally | None = None) -> Tally:
+    """LBR against ``opponent`` heads-up, duplicate: each deal played with LBR in either seat.  Units are LBR's
+    big blinds per hand (×1000: milli-big-blinds per game, the paper's unit: the opponent's exploitability as
+    LBR finds it).  The opponent's probabilities are its own when it tells them, else estimated with
+    ``samples`` seeded calls per decision (:class:`~.lbr.SampledDistribution`)."""
+    if rules.seats != 2:
+        raise ValueError("LBR is heads-up")
+    tally = tally or Tally()
+    model = as_distribution(opponent, samples, seed)
+    t0 = time.perf_counter()
+    for d in range(deals):
+        deal_seed = seed * 1_000_003 + d
+        net = sum(lbr_hand(rules, opponent, model, s, d % 2, deal_seed, settings, ev=ev, timings=tally.timings)
+                  for s in (0, 1))
+        tally.units.append(net / 2 / rules.big_blind)
+        tally.hands += 2
+    tally.seconds += time.perf_counter() - t0
+    return tally
+
+
+# --- fold to size --------------------------------------------------------------------------------------------
+
+SIZES = ("1 chip", "1 BB", "1/3 pot", "pot", "2x pot")
+"""The bet sizes of the fold-to-size probe: ``b`` of a pot ``p`` (the pot before the bet)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FoldSpot:
+    """One answer of the policy to a scripted bet: ``bet`` (b) the chips it must call, ``pot`` (p) the rest of the
+    pot; ``equity`` (folds only, when evaluated) its share against the bettor's range, ``price`` b / (p + 2b)."""
+
+    street: int
+    size: str
+    bet: int
+    pot: int
+    folded: bool
+    price: float
+    equity: float | None = None
+
+    @property
+    def cap(self) -> float:
+        """The most it may fold: b / (p + b), the share at which the bet would profit with any two cards."""
+        return self.bet / (self.pot + self.bet)
+
+
+def _opening(v: SeatView, street: int) -> bool:
+    """Whether the seat to act may make the street's first bet (before the flop: the first raise)."""
+    if v.street != street:
+        return False
+    if street == 0:
+        return v.raises_on(0) == 0 and (v.can(ActionKind.RAISE) or v.can(ActionKind.BET))
+    return v.call_amount == 0 and v.can(ActionKind.BET)
+
+
+def _scripted(v: SeatView, other: int, size: str) -> Action:
+    """The scripted bet: the other seat must call ``b`` = size of ``p``, ``p`` the pot with the bets matched at
+    the other seat's level; clamped to the legal range (all in when it reaches the stack)."""
+    p = v.pot - v.bets[v.seat] + v.bets[other]
+    b = {"1 BB": v.big_blind, "1/3 pot": round(p / 3), "pot": p, "2x pot": 2 * p}[size]
+    kind = ActionKind.BET if v.can(ActionKind.BET) else ActionKind.RAISE
+    to = max(v.min_to, min(v.max_to, v.bets[other] + b))
+    return ALLIN if to >= v.bets[v.seat] + v.stack else Action(kind, to)
+
+
+def fold_spot(rules: RuleSet, policy: Policy, trial: int, seed: int = 0) -> tuple[Hand, SeatView, Action,
+                                                                                   list[tuple[SeatView, Action]],
+                                                                                   str] | None:
+    """One trial of the probe: a heads-up self-play hand of ``policy`` in which, at a random street and size,
+    the first seat that may open the betting there does so with the scripted size (each opportunity taken with
+    probability 1/2).  Returns the hand after the bet, the answering seat's view and answer, the bettor's earlier
+    decisions (views without cards) and the size; None when the hand never offered the chance."""
+    pick = random.Random(seed * 7919 + trial)
+    size = pick.choice(SIZES)
+    street = pick.choice((1, 2, 3) if size == "1 chip" else (0, 1, 2, 3))
+    deal_seed = seed * 1_000_003 + trial
+    button = trial % 2
+    stacks = [rules.starting_stack] * 2
+    hand = Hand.start(rules, stacks, button, rng=random.Random(deal_seed))
+    rngs = [random.Random(deal_seed * 4 + s) for s in (0, 1)]
+    done: list[tuple[int, Action]] = []
+    seen: list[list[tuple[SeatView, Action]]] = [[], []]
+    while not hand.complete:
+        seat = hand.to_act
+        assert seat is not None
+        v = seat_view(hand, seat)
+        if v.street > street:
+            return None
+        if _opening(v, street) and pick.random() < 0.5:
+            other = 1 - seat
+            if size == "1 chip":  # the same deal with the bettor holding one chip more than it has put in
+                stacks[seat] = rules.starting_stack - v.stack + 1
+                hand = Hand.start(rules, stacks, button, rng=random.Random(deal_seed))
+                for s, a in done:
+                    hand.act(a, seat=s)
+                hand.act(ALLIN, seat=seat)
+            else:
+                hand.act(_scripted(v, other, size), seat=seat)
+            if hand.to_act != other:
+                return None
+            answer_view = seat_view(hand, other)
+            return hand, answer_view, policy(answer_view, rngs[other]), seen[seat], size
+        action = policy(v, rngs[seat])
+        seen[seat].append((strip(v), action))
+        done.append((seat, action))
+        hand.act(action, seat=seat)
+    return None
+
+
+def fold_to_size(rules: RuleSet, policy: Policy, trials: int, seed: int = 0, *, evaluate: bool = True,
+                 samples: int | Sequence[int] = (8, 3, 3, 3), preflop_particles: int = 300, particles: int = 48,
+                 rollouts: int = 2000) -> list[FoldSpot]:
+    """The policy's answers to scripted bets of every size (:data:`SIZES`) on every street, heads-up self-play
+    (:func:`fold_spot`).  With ``evaluate``, each fold's equity against the bettor's range: the range its own
+    decisions imply by Bayes' rule (the bettor plays ``policy``; the scripted bet itself says nothing), as LBR
+    reads it (:func:`~.lbr.posterior`)."""
+    if rules.seats != 2:
+        raise ValueError("the fold-to-size probe is heads-up")
+    model = as_distribution(policy, samples, seed)
+    out: list[FoldSpot] = []
+    for t in range(trials):
+        found = fold_spot(rules, policy, t, seed)
+        if found is None:
+            continue
+        _, v, action, bettor, size = found
+        folded = action.kind is ActionKind.FOLD
+        eq = None
+        if folded and evaluate:
+            rng = random.Random(seed * 31 + t)
+            opp = posterior(model, v.known, rules.decks, bettor, rng, preflop=preflop_particles, postflop=particles)
+            eq = win_probability(v.hole, v.burns, v.board, rules.decks, opp, rollouts,
+                                 np.random.default_rng(rng.getrandbits(64)))
+        out.append(FoldSpot(v.street, size, v.call_amount, v.pot - v.call_amount, folded, v.price(), eq))
+    return out
+
+
+def percentiles(values: Sequence[float], qs: Sequence[float] = (0.5, 0.95, 0.99)) -> list[float]:
+    """The ``qs`` quantiles of ``values`` (nearest rank; 0 for no values)."""
+    s = sorted(values)
+    return [s[min(len(s) - 1, int(q * len(s)))] if s else 0.0 for q in qs]
