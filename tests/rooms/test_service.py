@@ -291,8 +291,8 @@ def test_action_clock_time_bank_time_out_button_and_server_sweep(db: Database) -
     # that timed out is empty: 45 s; the other seat's is full: 105 s)
     to_act = st["hand"]["to_act"]
     wait = 45 + st["players"][to_act]["bank"]
-    clock.advance(wait - 1)
-    assert service.sweep() == []
+    clock.advance(wait)  # the seats' button first: the server waits a second more
+    assert service.sweep() == [] and service.state(room, players[0])["timeout_allowed"]
     clock.advance(1)
     assert service.sweep() == [room]
     assert service.state(room, players[0])["version"] > st["version"]
@@ -349,7 +349,7 @@ def test_two_instances_racing_the_same_time_out_apply_it_exactly_once(db: Databa
     first, second = RoomService(db, clock=clock), RoomService(db, clock=clock)
     room, players = seated_room(first, db)
     before = first.state(room, players[0])
-    clock.advance(45 + 60 + 1)  # past the clock and the time bank
+    clock.advance(45 + 60 + 1)  # past the clock, the time bank and the seats' second
     barrier = threading.Barrier(2)
     swept: list[list[str]] = []
 

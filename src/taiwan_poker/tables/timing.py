@@ -17,6 +17,7 @@ from .limits import NEXT_HAND_SECONDS
 from .state import Phase, TableState
 
 NEXT_HAND_DELAY = dt.timedelta(seconds=NEXT_HAND_SECONDS)
+SERVER_GRACE = dt.timedelta(seconds=1)  # the seated members' time-out button comes first, by this much
 
 
 def schedule(state: TableState, now: dt.datetime, bot_pause: float) -> tuple[str, dt.datetime | None]:
@@ -68,5 +69,6 @@ def due(state: TableState, deadline: dt.datetime | None, now: dt.datetime) -> Ti
     if deadline is None or deadline > now or state.phase is not Phase.PLAYING or state.bot_to_act() is not None:
         return None
     if state.hand_running:
-        return time_out(state, deadline, now, None) if clock_ran_out(state, deadline, now) else None
+        end = bank_deadline(state, deadline)
+        return time_out(state, deadline, now, None) if end is not None and now >= end + SERVER_GRACE else None
     return Deal(None)

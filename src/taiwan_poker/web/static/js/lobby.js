@@ -9,6 +9,7 @@ const LIMITS = form ? {  // as GET /api/tables/limits gives them, from the page
   stack: [Number(form.dataset.stackMin), Number(form.dataset.stackMax)],
   big_blind: [Number(form.dataset.bbMin), Number(form.dataset.bbMax)],
   min_stack_in_big_blinds: Number(form.dataset.minBbs),
+  time_bank: [Number(form.dataset.bankMin), Number(form.dataset.bankMax)],
 } : null;
 
 function statusText(room) {
@@ -66,7 +67,7 @@ function settings() { return tableSettings(form, "create", LIMITS); }
 function checkForm() {
   const res = settings();
   const box = $("create-error");
-  for (const id of ["create-stack", "create-sb", "create-bb"]) $(id).setAttribute("aria-invalid", res.field === id ? "true" : "false");
+  for (const id of ["create-stack", "create-sb", "create-bb", "create-bank"]) $(id).setAttribute("aria-invalid", res.field === id ? "true" : "false");
   box.hidden = !res.error;
   box.textContent = res.error || "";
   $("create-room").disabled = Boolean(res.error);

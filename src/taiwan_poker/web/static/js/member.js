@@ -116,5 +116,12 @@ export function tableSettings(form, prefix, limits) {
     return { error: t("lobby.bad_stack", { min: chips(stackMin), max: chips(stackMax) }), field: `${prefix}-stack` };
   }
   if (stack < bbs * bb) return { error: t("lobby.bad_stack_bb", { bbs, amount: chips(bbs * bb) }), field: `${prefix}-stack` };
-  return { body: { seats: Number(data.get("seats")), decks: Number(data.get("decks")), stack, blinds: [sb, bb] } };
+  const body = { seats: Number(data.get("seats")), decks: Number(data.get("decks")), stack, blinds: [sb, bb] };
+  const bankField = document.getElementById(`${prefix}-bank`);
+  if (bankField && limits.time_bank) {  // seconds of time bank per player per match, after the action clock
+    const bank = whole(bankField.value), [lo, hi] = limits.time_bank;
+    if (bank == null || bank < lo || bank > hi) return { error: t("lobby.bad_bank", { min: lo, max: hi }), field: `${prefix}-bank` };
+    body.time_bank = bank;
+  }
+  return { body };
 }

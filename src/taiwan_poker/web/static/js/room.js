@@ -20,6 +20,7 @@ let sizeKey = null;        // the decision (hand, street, bet, seat) the amount 
 let layoutKey = null;      // seats and the seat at the bottom the rings were built for
 let ws = null, retry = 0, pollTimer = null, reconnectTimer = null, pingTimer = null;
 let coachKey = null;       // the version the coach panel was asked about
+let watching = false;      // a player who went broke chose to watch: the "you are out" note stays closed
 
 const errorBox = $("room-error");
 // the bot levels' names in the reader's language, as the server wrote them into the add-a-bot control
@@ -210,6 +211,12 @@ function drawPots() {
 function remaining() {
   if (!state?.deadline) return null;
   return (Date.parse(state.deadline) - (Date.now() + skew)) / 1000;
+}
+
+// After the action clock, the player to act's time bank runs (seconds left, or null when there is none).
+function bankRemaining() {
+  if (!state?.bank_deadline || state.bank_deadline === state.deadline) return null;
+  return (Date.parse(state.bank_deadline) - (Date.now() + skew)) / 1000;
 }
 
 const handLive = () => Boolean(state?.hand && !state.hand.complete && state.match && !state.match.over);
@@ -440,23 +447,29 @@ function drawBoard() {
 function drawClock() {
   const s = state;
   if (!s) return;
-  const left = remaining();
+  const clockLeft = remaining();
+  const bankLeft = clockLeft != null && clockLeft <= 0 ? bankRemaining() : null;
+  const banking = bankLeft != null && bankLeft > 0;  // the clock has run out: the time bank runs
+  const left = banking ? bankLeft : clockLeft;
   const clock = $("clock");
   const live = handLive();
   const seated = s.you != null && !s.spectator;
   const canTimeout = seated && live && (s.timeout_allowed || (left != null && left <= 0));
+  const toActPlayer = live ? s.players.find((p) => p.seat === s.hand.to_act && !p.left) : null;
+  const total = banking ? Math.max(1, toActPlayer?.bank || 1) : clockTotal || s.clock || 45;
   if (live && left != null) {
     clock.hidden = false;
     const secs = Math.max(0, Math.ceil(left));
-    const total = clockTotal || 45;
     $("clock-fill").style.width = `${Math.max(0, Math.min(100, (left / total) * 100))}%`;
     clock.classList.toggle("low", left <= 10);
     clock.classList.toggle("out", left <= 0);
+    clock.classList.toggle("bank", banking);
     clock.dataset.seconds = String(secs);
     const mine = s.hand.to_act === s.you;
     const name = nameOf(s.hand.to_act) ?? "?";
     let text;
-    if (left > 0) text = mine ? t("room.clock_you", { seconds: secs }) : t("room.clock", { name, seconds: secs });
+    if (banking) text = mine ? t("room.bank_you", { seconds: secs }) : t("room.bank", { name, seconds: secs });
+    else if (left > 0) text = mine ? t("room.clock_you", { seconds: secs }) : t("room.clock", { name, seconds: secs });
     else if (mine) text = t("room.clock_out_you");
     else text = canTimeout ? t("room.clock_out", { name }) : t("room.clock_out_watch", { name });
     $("clock-text").textContent = text;
@@ -468,7 +481,7 @@ function drawClock() {
   } else clock.hidden = true;
   // the seat to act shows its own clock running down too
   const toAct = live && left != null ? s.hand.to_act : null;
-  const share = toAct == null ? 0 : Math.max(0, Math.min(100, (left / (clockTotal || 45)) * 100));
+  const share = toAct == null ? 0 : Math.max(0, Math.min(100, (left / total) * 100));
   document.querySelectorAll("#table .seat-box").forEach((box) => {
     const on = Number(box.dataset.seat) === toAct;
     box.classList.toggle("clocked", on);
@@ -634,13 +647,18 @@ function drawResult() {
   box.classList.toggle("won", w != null && w === s.you);
   $("result-title").textContent = w == null ? t("room.match_tied")
     : w === s.you ? t("room.match_won") : s.you != null ? t("room.match_lost", { name }) : t("room.match_winner", { name });
-  const stacks = s.players.filter((p) => !p.left && p.seat < m.stacks.length).map((p) => `${p.name} ${chips(m.stacks[p.seat])}`).join(" · ");
+  // everyone who held chips in the match, those who left and bots taken off included, with what they took
+  const rows = m.summary || s.players.filter((p) => !p.left && p.seat < m.stacks.length).map((p) => ({ ...p, chips: m.stacks[p.seat] }));
+  const stacks = rows.map((r) => `${r.name}${r.left ? t("room.summary_left") : ""} ${chips(r.chips)}`).join(" · ")
+    + (m.chips ? t("room.summary_total", { chips: chips(m.chips) }) : "");
   // a leave ended the match only when nobody but the winner is still seated (``forfeit`` names the last leave
   // even when the match ended later at the cards)
   const forfeit = m.forfeit != null && !seatedPlayers().some((p) => p.seat !== w);
+  // the summary always: who held what (a forfeit says who left first)
+  const summary = tn("room.match_summary", m.hands_played, { hands: m.hands_played, stacks });
   $("result-text").textContent = forfeit
-    ? t("room.match_forfeit", { name: s.players.find((p) => p.seat === m.forfeit && p.left)?.name ?? nameOf(m.forfeit) ?? "?" })
-    : tn("room.match_summary", m.hands_played, { hands: m.hands_played, stacks });
+    ? `${t("room.match_forfeit", { name: s.players.find((p) => p.seat === m.forfeit && p.left)?.name ?? nameOf(m.forfeit) ?? "?" })} ${summary}`
+    : summary;
   const player = s.you != null;
   $("rematch-btn").hidden = !player || Boolean(m.rematch);
   $("rematch-btn").disabled = busy;
@@ -668,7 +686,7 @@ function draw() {
     t("room.blinds", { sb: chips(s.blinds[0]), bb: chips(s.blinds[1]) }), t("room.start_stack", { stack: chips(s.stack) })].join(" · ");
   $("spectator-note").hidden = !s.spectator;
   const seated = seatedPlayers();
-  const open = s.spectator && (s.status === "waiting" || s.status === "playing" || s.status === "paused")
+  const open = s.spectator && !s.left_match && (s.status === "waiting" || s.status === "playing" || s.status === "paused")
     && !(s.match && s.match.over) && seated.length < s.seats;
   $("join-box").hidden = !open;
   $("join-text").textContent = s.match ? t("room.seat_free_playing") : t("room.seat_free");
@@ -677,6 +695,11 @@ function draw() {
   $("signin-to-join").hidden = member !== null;
   const me = s.you != null ? s.players.find((p) => p.seat === s.you && !p.left) : null;
   const over = s.status === "over" || Boolean(s.match?.over);
+  // out of chips while the match goes on: say so, with the ways on (a finished match has its own banner)
+  const outShown = Boolean(s.busted && !over && !watching);
+  if (outShown && $("out-box").hidden) wantPin = true;
+  $("out-box").hidden = !outShown;
+  $("out-new").href = member?.guest ? "/#solo-form" : "/lobby";
   const awayShown = Boolean(me?.away && !over);
   if (awayShown && $("away-box").hidden) wantPin = true;
   $("away-box").hidden = !awayShown;
@@ -720,7 +743,7 @@ let settingsShown = null;   // the settings the fields were last filled from (a 
 let settingsDirty = false;  // the creator has typed or chosen since
 
 const canConfigure = () => Boolean(state && state.creator === true && state.status === "waiting" && state.hand == null);
-const settingsOf = (s) => JSON.stringify([s.seats, s.decks, s.stack, s.blinds]);
+const settingsOf = (s) => JSON.stringify([s.seats, s.decks, s.stack, s.blinds, s.time_bank]);
 
 function radios(box, name, values, label) {
   box.replaceChildren(...values.map((v) => el("label", { class: "seg-opt" },
@@ -738,6 +761,7 @@ function buildSettings(lim) {
     (d) => el("span", {}, el("strong", { text: t("lobby.decks_n", { n: d }) }), el("small", { text: t("lobby.cards_n", { cards: 52 * d }) })));
   $("settings-stack-hint").textContent = t("lobby.stack_hint", { min: chips(lim.stack[0]), max: chips(lim.stack[1]), bbs: lim.min_stack_in_big_blinds });
   $("settings-blinds-hint").textContent = t("lobby.blinds_hint", { min: chips(lim.big_blind[0]), max: chips(lim.big_blind[1]) });
+  $("settings-bank-hint").textContent = t("lobby.time_bank_hint", { clock: lim.action_clock, min: lim.time_bank[0], max: lim.time_bank[1] });
   settingsShown = null;
   draw();
 }
@@ -750,6 +774,7 @@ function fillSettings() {
   $("settings-stack").value = String(s.stack);
   $("settings-sb").value = String(s.blinds[0]);
   $("settings-bb").value = String(s.blinds[1]);
+  $("settings-bank").value = String(s.time_bank ?? 0);
   settingsShown = settingsOf(s);
   settingsDirty = false;
   checkSettings();
@@ -773,7 +798,7 @@ function settingsCheck() { return tableSettings($("settings-form"), "settings", 
 
 function checkSettings() {
   const res = settingsCheck();
-  for (const id of ["settings-stack", "settings-sb", "settings-bb"]) $(id).setAttribute("aria-invalid", res.field === id ? "true" : "false");
+  for (const id of ["settings-stack", "settings-sb", "settings-bb", "settings-bank"]) $(id).setAttribute("aria-invalid", res.field === id ? "true" : "false");
   showMessage($("settings-error"), res.error ? { message: res.error } : null);
   $("settings-save").disabled = busy || Boolean(res.error);
   return res;
@@ -924,9 +949,15 @@ $("join-btn").addEventListener("click", () => send("/join", {}));
 $("bot-add").addEventListener("click", () => send("/bots", { level: $("bot-level").value }));
 $("table").addEventListener("click", (ev) => {
   const btn = ev.target.closest("button.bot-remove");
-  if (btn && !btn.disabled && !busy) send(`/bots/${encodeURIComponent(btn.dataset.seat)}`, undefined, "DELETE");
+  if (!btn || btn.disabled || busy) return;
+  const bot = state.players.find((p) => String(p.seat) === btn.dataset.seat && !p.left);
+  // a bot holding chips takes them off the table with it: say how many and ask first
+  if (bot && state.match && bot.stack > 0
+      && !window.confirm(t("room.bot_remove_confirm", { name: bot.name, chips: chips(bot.stack) }))) return;
+  send(`/bots/${encodeURIComponent(btn.dataset.seat)}`, undefined, "DELETE");
 });
 $("away-btn").addEventListener("click", () => send("/away"));
+$("out-watch").addEventListener("click", () => { watching = true; draw(); });
 $("back-btn").addEventListener("click", () => send("/back"));
 $("rematch-btn").addEventListener("click", async () => {
   const res = await send("/rematch", {});
