@@ -64,15 +64,17 @@ def test_the_range_update_is_bayes_rule_on_a_constructed_case() -> None:
     """Prior 1 : 2 : 1 on an ace, a king and a seven-high hand; a raise (probabilities 1, 0.5, 0.1) gives
     1 : 1 : 0.1; a call next (0, 0.5, 0.9) gives 0 : 0.5 : 0.09."""
     view = strip(to_act(dealt(2, 0, 2, {0: "2c3d"})))
-    opp = _particles("AsQd4c", "KsQd4c", "7s5d4c")
+    opp = _particles("AsQd4c", "KsJd4h", "7s5d3c")
     opp.weights = np.array([1.0, 2.0, 1.0])
     model = Raiser()
     opp.update(model, view, Action(ActionKind.RAISE, 60), random.Random(0))
     assert opp.normalised() == pytest.approx(np.array([1.0, 1.0, 0.1]) / 2.1)
     opp.update(model, view, CALL, random.Random(0))
     assert opp.normalised() == pytest.approx(np.array([0.0, 0.5, 0.09]) / 0.59)
-    opp.exclude(parse_cards(["Ks"], 2))
-    assert opp.normalised() == pytest.approx([0.0, 0.0, 1.0]), "a card seen on the board leaves the range"
+    opp.exclude(parse_cards(["3c"], 2))
+    assert opp.normalised() == pytest.approx([0.0, 1.0, 0.0]), "a card seen on the board: no holding burned it"
+    again = opp.resample(8, np.random.default_rng(0))
+    assert (again.cards == opp.cards[1]).all() and again.normalised() == pytest.approx([1 / 8] * 8)
 
 
 def test_the_posterior_matches_bayes_rule_over_many_particles() -> None:
@@ -112,18 +114,19 @@ def test_a_policy_that_tells_its_distribution_bypasses_the_estimate() -> None:
 
 
 def test_action_keys_read_an_all_in_as_the_call_or_raise_it_is() -> None:
-    short = to_act(play(dealt(2, 0, 2, {0: "2c3d"}, stacks=[50, 2000]), "call", "raise 50"))
-    assert action_key(short, ALLIN) == action_key(short, CALL) == 50
+    short = to_act(play(dealt(2, 0, 2, {0: "2c3d"}, stacks=[50, 2000]), "call", "allin"))
+    assert action_key(short, ALLIN) == action_key(short, CALL) == 50, "all in for less: a call to 50"
     deep = to_act(dealt(2, 0, 2, {0: "2c3d"}))
     assert action_key(deep, ALLIN) == action_key(deep, Action(ActionKind.RAISE, 2000)) == 2000
     assert action_key(deep, FOLD) == -1
 
 
 def test_win_probability_matches_an_exact_count_with_physical_cards() -> None:
-    """Turn, 2 decks: the hero's own burn (a seven) and the opponent's cards leave the river's deck."""
-    hole, burn = parse_cards(["Ah", "Kh"], 2), parse_cards(["7c"], 2)
-    board = parse_cards(["2h", "7h", "Qc", "9d"], 2)
-    opp = _particles("QsQh7d")
+    """Turn, 2 decks: a straight draw against pocket tens.  The hero's own burn (a five) and the opponent's three
+    cards (two tens and a five) are outs that leave the river's deck: 12 outs of 94 cards, not 15 of 97."""
+    hole, burn = parse_cards(["8c", "9c"], 2), parse_cards(["5c"], 2)
+    board = parse_cards(["6d", "7s", "Kh", "2c"], 2)
+    opp = _particles("TsTd5h")
     shares = []
     taken = {c.index for c in (*hole, *burn, *board)} | set(opp.cards[0].tolist())
     for river in range(104):
@@ -134,8 +137,9 @@ def test_win_probability_matches_an_exact_count_with_physical_cards() -> None:
         theirs = hand_value([Card.from_index(int(i)) for i in opp.cards[0, :2]] + cards)
         shares.append(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
     exact = sum(shares) / len(shares)
-    est = win_probability(hole, burn, board, 2, opp, 20_000, np.random.default_rng(0))
-    assert est == pytest.approx(exact, abs=0.01)
+    assert exact == pytest.approx(12 / 94)
+    est = win_probability(hole, burn, board, 2, opp, 40_000, np.random.default_rng(0))
+    assert est == pytest.approx(exact, abs=0.004)
 
 
 def test_lbr_bets_into_a_range_that_always_folds_and_folds_a_loser_to_a_big_bet() -> None:
