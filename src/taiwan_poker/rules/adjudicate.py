@@ -29,7 +29,8 @@ from .pots import clockwise_after
 from .ruleset import MAX_SEATS, MIN_SEATS, RuleSet, Structure
 
 _KNOWN_KEYS = frozenset(
-    {"decks", "structure", "blinds", "stacks", "button", "hole_cards", "board", "actions", "ranking"}
+    {"decks", "structure", "blinds", "stacks", "button", "hole_cards", "board", "actions", "ranking",
+     "straddle", "run_twice", "board2"}  # the last three: optional extensions (issue 23), absent = as before
 )
 
 
@@ -56,10 +57,11 @@ def _read_stacks(obj: dict[str, Any]) -> list[int]:
 
 
 @lru_cache(maxsize=256)
-def _rules(decks: int, seats: int, small: int, big: int, structure: str, ranking: str) -> RuleSet:
+def _rules(decks: int, seats: int, small: int, big: int, structure: str, ranking: str, straddle: bool = False,
+           run_twice: bool = False) -> RuleSet:
     return RuleSet(
         decks=decks, seats=seats, starting_stack=big, small_blind=small, big_blind=big,
-        structure=Structure(structure), ranking=Ranking(ranking),
+        structure=Structure(structure), ranking=Ranking(ranking), straddle=straddle, run_twice=run_twice,
     )
 
 
@@ -106,17 +108,29 @@ def _read_rules(obj: dict[str, Any], seats: int, decks: int) -> RuleSet:
     ranking = obj.get("ranking", DEFAULT_RANKING.value)
     if not isinstance(ranking, str) or ranking not in _RANKINGS:
         raise _bad("bad_ranking", f"unknown ranking {ranking!r}")
-    return _rules(decks, seats, blinds[0], blinds[1], structure, ranking)
+    options = []
+    for name in ("straddle", "run_twice"):
+        value = obj.get(name, False)
+        if not isinstance(value, bool):
+            raise _bad("bad_json", f'"{name}" must be true or false')
+        options.append(value)
+    if options[0] and structure == Structure.LIMIT.value:
+        raise _bad("bad_structure", "a straddle is played in no-limit and pot-limit only")
+    return _rules(decks, seats, blinds[0], blinds[1], structure, ranking, *options)
 
 
 def _read_cards(obj: dict[str, Any], seats: int) -> tuple[int, list[list[Card]], list[Card]]:
+    """The decks, each seat's hole cards and the board, then the second run's own cards (``board2``)."""
     holes = obj.get("hole_cards", [])
     board = obj.get("board", [])
+    board2 = obj.get("board2", [])
     if not isinstance(holes, list) or len(holes) > seats or not all(isinstance(h, list) and len(h) <= 2 for h in holes):
         raise _bad("bad_card", '"hole_cards" must list, per seat, up to two cards')
     if not isinstance(board, list) or len(board) > 5:
         raise _bad("bad_card", '"board" must list up to five cards')
-    specs = [_spec_of(c) for h in holes for c in h] + [_spec_of(c) for c in board]
+    if not isinstance(board2, list) or len(board2) > 5:
+        raise _bad("bad_card", '"board2" must list the second run\'s own cards: up to five')
+    specs = [_spec_of(c) for h in holes for c in h] + [_spec_of(c) for c in (*board, *board2)]
     decks_raw = obj.get("decks")
     decks = min_decks_for(specs) if decks_raw is None else check_decks(decks_raw)
     physical = _resolve(specs, decks)
@@ -126,6 +140,18 @@ def _read_cards(obj: dict[str, Any], seats: int) -> tuple[int, list[list[Card]],
         out.append(physical[i:i + len(h)])
         i += len(h)
     return decks, out, physical[i:]
+
+
+def second_run(board2: list[Card], split: int) -> list[Card | None]:
+    """The second run's part of the shoe (after the first run's river): a burn and the cards of each street
+    still to deal after the first ``split`` board cards (``None`` where not given)."""
+    cards: list[Card | None] = [*board2, None, None, None, None, None]
+    out: list[Card | None] = []
+    i = 0
+    for count in {0: (3, 1, 1), 3: (1, 1), 4: (1,)}[split]:
+        out += [None, *cards[i:i + count]]
+        i += count
+    return out
 
 
 def deck_order(button: int, seats: int, holes: list[list[Card]], board: list[Card]) -> list[Card | None]:
@@ -153,13 +179,40 @@ def adjudicate(obj: Any) -> dict[str, Any]:
     button = obj.get("button", 0)
     if not _int(button) or not 0 <= button < seats:
         raise _bad("bad_button", f'"button" must be a seat from 0 to {seats - 1}, not {button!r}')
+    if "board2" in obj and obj.get("run_twice") is not True:
+        raise _bad("bad_json", '"board2" is the second run\'s cards: it needs "run_twice": true')
     decks, holes, board = _read_cards(obj, seats)
+    given2 = len(obj.get("board2", []))
+    board, board2 = board[:len(board) - given2], board[len(board) - given2:]
     rules = _read_rules(obj, seats, decks)
     raw_actions = obj.get("actions", [])
     if not isinstance(raw_actions, list):
         raise BadActionError('"actions" must be a list of action strings')
-    hand = Hand.start(rules, stacks, button, cards=deck_order(button, seats, holes, board))
-    for index, raw in enumerate(raw_actions):
+    deck = deck_order(button, seats, holes, board)
+    if rules.run_twice:  # where the runs split decides where the second run's cards lie in the shoe
+        split = _play(rules, stacks, button, deck, raw_actions, until_runs=True)
+        if split.pending is not None:
+            need = 5 - len(split.board)
+            if board2 and len(board2) != need:
+                raise _bad("bad_card", f'"board2" must list the {need} cards the second run deals')
+            deck = deck + second_run(board2, len(split.board))
+    return _answer(_play(rules, stacks, button, deck, raw_actions), obj)
+
+
+def _play(rules: RuleSet, stacks: list[int], button: int, deck: list[Card | None], raw_actions: list[Any],
+          until_runs: bool = False) -> Hand:
+    """The hand after the actions; where it may be run twice every player agrees (``until_runs``: stop at the
+    offer instead, which tells where the second run starts)."""
+    hand = Hand.start(rules, stacks, button, cards=deck)
+    for index, raw in enumerate([None, *raw_actions]):
+        if hand.pending is not None:
+            if until_runs:
+                return hand
+            for seat in hand.pending.seats:
+                hand.answer_runs(seat, True)
+        if index == 0:
+            continue
+        index -= 1
         try:
             action = _action(raw) if isinstance(raw, str) else parse_action(raw)
         except BadActionError as exc:
@@ -172,6 +225,13 @@ def adjudicate(obj: Any) -> dict[str, Any]:
         except TaiwanPokerError as exc:
             exc.params["index"] = index
             raise
+    if hand.pending is not None and not until_runs:
+        for seat in hand.pending.seats:
+            hand.answer_runs(seat, True)
+    return hand
+
+
+def _answer(hand: Hand, obj: dict[str, Any]) -> dict[str, Any]:
     if not hand.complete:
         legal = hand.legal()
         return {
@@ -181,7 +241,7 @@ def adjudicate(obj: Any) -> dict[str, Any]:
     returned: dict[int, int] = {}
     for ev in hand.returned:
         returned[ev.seat] = returned.get(ev.seat, 0) + ev.amount
-    return {
+    out: dict[str, Any] = {
         "ok": True, "complete": True,
         "final_stacks": list(hand.stacks),
         "returned": [{"seat": s, "amount": a} for s, a in returned.items()],
@@ -191,6 +251,15 @@ def adjudicate(obj: Any) -> dict[str, Any]:
             for e in sorted(hand.shown, key=lambda e: e.seat)
         ],
     }
+    if obj.get("run_twice") is True:  # the extension's outputs, only for requests that use it
+        out["runs"] = hand.runs or 1
+        if hand.runs == 2:
+            for pot, run in zip(out["pots"], hand.pot_runs, strict=True):
+                pot["run"] = run
+            out["board2"] = [c.face_str for c in hand.board2]
+            out["showdown2"] = [{"seat": e.seat, "category": e.category.value, "best": [c.face_str for c in e.best]}
+                                for e in sorted(hand.shown2, key=lambda e: e.seat)]
+    return out
 
 
 def error_answer(exc: TaiwanPokerError) -> dict[str, Any]:

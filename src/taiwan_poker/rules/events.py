@@ -134,6 +134,78 @@ class PotAwarded(NamedTuple):
     shares: tuple[int, ...]
 
 
+class StraddlePosted(NamedTuple):
+    """Under the gun's live straddle of two big blinds, posted after the blinds: the bet to call preflop, the
+    next full raise is to four big blinds, and the straddler acts last preflop (with the option)."""
+
+    seat: int
+    amount: int
+
+
+class RunsOffered(NamedTuple):
+    """Nobody can bet any more before the river (every player still in is all in, or all but one): each of
+    ``seats`` may agree to deal the rest of the board twice, each run for half of every pot."""
+
+    seats: tuple[int, ...]
+
+
+class RunsAnswered(NamedTuple):
+    """A player's answer to running it twice (a decline settles it: once)."""
+
+    seat: int
+    agree: bool
+
+
+class RunsChosen(NamedTuple):
+    """The rest of the board is dealt ``runs`` times: 2 when everyone agreed, 1 when someone declined or the
+    answers did not come in time."""
+
+    runs: int
+
+
+class SecondBoard(NamedTuple):
+    """The second run's cards for ``street``: dealt after the first run's river, from the same shoe, each
+    street after its dealer's burn (so no card is dealt twice)."""
+
+    street: Street
+    cards: tuple[Card, ...]
+
+
+class RunShown(NamedTuple):
+    """A hand's result on the second run's board (its hole cards were already shown by :class:`HandShown`)."""
+
+    seat: int
+    hole: tuple[Card, ...]
+    board: tuple[Card, ...]
+    category: Category
+    rank: int
+
+    @property
+    def best(self) -> tuple[Card, ...]:
+        return pick_best((*self.hole, *self.board), self.category, unpack_ranks(self.rank, 5))
+
+
+class ShowdownChoices(NamedTuple):
+    """A showdown where hands may be mucked: ``first`` showed first (the river's last aggressor, else the first
+    player after the button); each of ``seats`` cannot win any pot and may show or muck (muck by default)."""
+
+    first: int
+    seats: tuple[int, ...]
+
+
+class HandMucked(NamedTuple):
+    """A player mucked at showdown: their cards are never shown to anyone."""
+
+    seat: int
+
+
+class CardsShown(NamedTuple):
+    """After a hand won without a showdown, its winner chose to show these of their hole cards."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
 class HandEnded(NamedTuple):
     stacks: tuple[int, ...]
 
@@ -150,7 +222,8 @@ class SeatFolded(NamedTuple):
 
 Event = (
     HandStarted | ShoeDrawn | PrivateCards | BlindPosted | ActionTaken | PrivateBurn | DealerBurn | BoardDealt
-    | ChipsReturned | HandShown | PotAwarded | HandEnded | SeatFolded
+    | ChipsReturned | HandShown | PotAwarded | HandEnded | SeatFolded | StraddlePosted | RunsOffered | RunsAnswered
+    | RunsChosen | SecondBoard | RunShown | ShowdownChoices | HandMucked | CardsShown
 )
 
 TYPE_NAMES: dict[type[Any], str] = {
@@ -158,13 +231,20 @@ TYPE_NAMES: dict[type[Any], str] = {
     BlindPosted: "blind_posted", ActionTaken: "action", PrivateBurn: "private_burn", DealerBurn: "dealer_burn",
     BoardDealt: "board_dealt", ChipsReturned: "chips_returned", HandShown: "hand_shown",
     PotAwarded: "pot_awarded", HandEnded: "hand_ended", SeatFolded: "seat_folded",
+    StraddlePosted: "straddle_posted", RunsOffered: "runs_offered", RunsAnswered: "runs_answered",
+    RunsChosen: "runs_chosen", SecondBoard: "second_board", RunShown: "run_shown",
+    ShowdownChoices: "showdown_choices", HandMucked: "hand_mucked", CardsShown: "cards_shown",
 }
 AUDIENCE: dict[type[Any], Audience] = {  # every type named: nothing defaults to everyone
     HandStarted: Audience.EVERYONE, ShoeDrawn: Audience.NOBODY, PrivateCards: Audience.SEAT,
     BlindPosted: Audience.EVERYONE, ActionTaken: Audience.EVERYONE, PrivateBurn: Audience.SEAT,
     DealerBurn: Audience.NOBODY, BoardDealt: Audience.EVERYONE, ChipsReturned: Audience.EVERYONE,
     HandShown: Audience.EVERYONE, PotAwarded: Audience.EVERYONE, HandEnded: Audience.EVERYONE,
-    SeatFolded: Audience.EVERYONE,
+    SeatFolded: Audience.EVERYONE, StraddlePosted: Audience.EVERYONE, RunsOffered: Audience.EVERYONE,
+    RunsAnswered: Audience.EVERYONE, RunsChosen: Audience.EVERYONE, SecondBoard: Audience.EVERYONE,
+    RunShown: Audience.EVERYONE, ShowdownChoices: Audience.EVERYONE,
+    HandMucked: Audience.EVERYONE,  # that a hand was mucked, never its cards
+    CardsShown: Audience.EVERYONE,
 }
 EVENT_TYPES: dict[str, type[Any]] = {name: cls for cls, name in TYPE_NAMES.items()}
 
@@ -189,7 +269,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
     out: dict[str, Any] = {"type": TYPE_NAMES[type(event)]}
     for name, value in zip(event._fields, event, strict=True):
         out[name] = _dump(value)
-    if isinstance(event, HandShown):
+    if isinstance(event, HandShown | RunShown):
         out["best"] = _dump(event.best)
     return out
 
@@ -215,7 +295,7 @@ def _card(text: object) -> Card | None:
 
 _CARD_LISTS = {"cards", "hole", "board"}
 _CARDS = {"burn", "card"}
-_INT_LISTS = {"stacks", "eligible", "winners", "shares"}
+_INT_LISTS = {"stacks", "eligible", "winners", "shares", "seats"}
 _ENUMS: dict[str, type[StrEnum]] = {"kind": ActionKind, "street": Street, "category": Category}
 
 

@@ -17,7 +17,7 @@ state, so replaying the log rebuilds the same state.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..cards import Card, RandomSource, deal
 from ..errors import TaiwanPokerError
@@ -28,17 +28,26 @@ from .events import (
     ActionTaken,
     BlindPosted,
     BoardDealt,
+    CardsShown,
     ChipsReturned,
     DealerBurn,
     Event,
     HandEnded,
+    HandMucked,
     HandShown,
     HandStarted,
     PotAwarded,
     PrivateBurn,
     PrivateCards,
+    RunsAnswered,
+    RunsChosen,
+    RunShown,
+    RunsOffered,
     SeatFolded,
+    SecondBoard,
     ShoeDrawn,
+    ShowdownChoices,
+    StraddlePosted,
     Street,
     event_from_json,
     event_to_json,
@@ -49,6 +58,16 @@ from .ruleset import BurnSchedule, RuleSet, Structure, cards_needed
 _NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
 _BOARD_COUNT = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
 _STREET_INDEX = {Street.PREFLOP: 0, Street.FLOP: 1, Street.TURN: 2, Street.RIVER: 3}
+_STREETS_AFTER = {0: (Street.FLOP, Street.TURN, Street.RIVER), 3: (Street.TURN, Street.RIVER), 4: (Street.RIVER,)}
+RUNS = "runs"  # a pending choice: run it twice or not
+SHOW = "show"  # a pending choice: show or muck at showdown
+
+
+class Pending(NamedTuple):
+    """What a hand waits for besides a move: the players still to answer, and about what (RUNS or SHOW)."""
+
+    kind: str
+    seats: tuple[int, ...]
 
 
 class MissingCardsError(TaiwanPokerError):
@@ -75,9 +94,10 @@ class Hand:
     """A hand at one table.  Build with :meth:`start` (live) or :meth:`from_events` / :meth:`from_json` (replay)."""
 
     __slots__ = (
-        "_board", "_burns", "_deck", "_events", "_hole", "_legal", "_pos", "_returned", "_shown",
-        "_to_act", "bb_seat", "betting", "button", "complete", "hand_no", "initial_stacks", "pots", "rules",
-        "sb_seat", "street",
+        "_aggressor", "_answers", "_board", "_board2", "_burns", "_choosing", "_deck", "_events", "_hole", "_legal",
+        "_mucked", "_offer", "_pos", "_returned", "_shown", "_shown2", "_to_act", "_volunteered", "bb_seat",
+        "betting", "button", "complete", "first_shower", "hand_no", "initial_stacks", "pot_runs", "pots", "rules",
+        "runs", "sb_seat", "straddle_seat", "street",
     )
 
     def __init__(self, rules: RuleSet) -> None:
@@ -101,6 +121,18 @@ class Hand:
         self._returned: list[ChipsReturned] = []
         self._shown: list[HandShown] = []
         self._to_act: int | None = None
+        self.straddle_seat: int | None = None
+        self.pot_runs: list[int] = []  # the run (1 or 2) of each pot in ``pots``
+        self.runs = 0  # 0: not decided (or never asked), else how many times the board is dealt
+        self._offer: tuple[int, ...] | None = None  # the seats asked to run it twice
+        self._answers: dict[int, bool] = {}
+        self._board2: list[Card] = []  # the second run's whole board (its first cards shared with the first)
+        self._shown2: list[RunShown] = []
+        self._choosing: list[int] = []  # seats that may still show or muck at showdown
+        self._mucked: list[int] = []
+        self.first_shower: int | None = None
+        self._aggressor: int | None = None  # the river's last bettor or raiser
+        self._volunteered: dict[int, tuple[Card, ...]] = {}  # cards an uncontested winner chose to show
 
     # -- construction ----------------------------------------------------------------------------------
 
@@ -136,7 +168,7 @@ class Hand:
                 players.append(s)
         if len(players) < 2:
             raise BadStacksError("a hand needs at least two players with chips")
-        need = cards_needed(len(players), rules.burns)
+        need = cards_needed(len(players), rules.burns, 2 if rules.run_twice else 1)
         if cards is None:
             deck: tuple[Card | None, ...] = tuple(deal(rules.decks, need, rng))
         else:
@@ -164,6 +196,10 @@ class Hand:
         ):
             hand._on_blind(blind)
             events.append(blind)
+        if rules.straddle and len(players) >= 3 and stacks[players[2]] >= 2 * big:  # a full straddle or none
+            straddle = StraddlePosted(players[2], 2 * big)
+            hand._on_straddle(straddle)
+            events.append(straddle)
         if hand._to_act is None:
             hand._progress()
         return hand
@@ -223,6 +259,44 @@ class Hand:
     def shown(self) -> tuple[HandShown, ...]:
         return tuple(self._shown)
 
+    @property
+    def shown2(self) -> tuple[RunShown, ...]:
+        """The hands' results on the second run's board (when the board was run twice)."""
+        return tuple(self._shown2)
+
+    @property
+    def board2(self) -> tuple[Card, ...]:
+        """The second run's board (empty unless the board is run twice)."""
+        return tuple(self._board2)
+
+    @property
+    def mucked(self) -> tuple[int, ...]:
+        """Seats that mucked at showdown (their cards are in no view)."""
+        return tuple(self._mucked)
+
+    @property
+    def volunteered(self) -> dict[int, tuple[Card, ...]]:
+        """Cards the winner of an uncontested pot chose to show, by seat."""
+        return dict(self._volunteered)
+
+    @property
+    def runs_answers(self) -> dict[int, bool]:
+        return dict(self._answers)
+
+    @property
+    def pending(self) -> Pending | None:
+        """The choices the hand waits for (running it twice, showing or mucking), None when it waits for none."""
+        if self._offer is not None and not self.runs:
+            return Pending(RUNS, tuple(s for s in self._offer if s not in self._answers))
+        if self._choosing:
+            return Pending(SHOW, tuple(self._choosing))
+        return None
+
+    @property
+    def awarded(self) -> int:
+        """Chips of the pots awarded so far (both runs)."""
+        return sum(p.amount for p in self.pots)
+
     def hole_cards(self, seat: int) -> tuple[Card | None, ...]:
         return self._hole.get(seat, ())
 
@@ -267,6 +341,11 @@ class Hand:
             "burns": {str(s): [c.label if c else None for c in h] for s, h in sorted(self._burns.items())},
             "returned": [event_to_json(e) for e in self._returned], "shown": [event_to_json(e) for e in self._shown],
             "pots": [event_to_json(e) for e in self.pots], "version": len(self._events),
+            "straddle": self.straddle_seat, "runs": self.runs, "offer": self._offer, "answers": self._answers,
+            "board2": [c.label for c in self._board2], "shown2": [event_to_json(e) for e in self._shown2],
+            "pot_runs": self.pot_runs, "choosing": self._choosing, "mucked": self._mucked,
+            "first_shower": self.first_shower, "aggressor": self._aggressor,
+            "volunteered": {str(k): [c.label for c in v] for k, v in sorted(self._volunteered.items())},
         }
 
     # -- actions (do) ----------------------------------------------------------------------------------
@@ -325,6 +404,71 @@ class Hand:
             self._progress()
         return events[start:]
 
+    def answer_runs(self, seat: int, agree: bool) -> list[Event]:
+        """A player still in answers the offer to run it twice; a decline (or the last agreement) settles it."""
+        pending = self.pending
+        if pending is None or pending.kind != RUNS:
+            raise IllegalActionError("nobody is asked to run it twice now", reason="no_runs")
+        if seat not in pending.seats:
+            raise IllegalActionError(f"seat {seat} is not asked to run it twice", seat=seat, reason="not_asked")
+        events = self._events
+        start = len(events)
+        self._emit(RunsAnswered(seat, bool(agree)))
+        if not agree or len(pending.seats) == 1:
+            self._emit(RunsChosen(2 if agree else 1))
+            self._progress()
+        return events[start:]
+
+    def choose_show(self, seat: int, show: bool) -> list[Event]:
+        """A player who cannot win at showdown shows or mucks; the pots are paid once nobody is left to choose."""
+        pending = self.pending
+        if pending is None or pending.kind != SHOW or seat not in pending.seats:
+            raise IllegalActionError(f"seat {seat} has no choice to show or muck now", seat=seat, reason="no_choice")
+        events = self._events
+        start = len(events)
+        self._emit(self._shown_event(seat) if show else HandMucked(seat))
+        if not self._choosing:
+            live = self.betting.live_seats()
+            self._finish(live, self._values(live))
+        return events[start:]
+
+    def close_choices(self) -> list[Event]:
+        """The window for the pending choices closed: running it twice is declined (the board is dealt once) and
+        every hand still to choose is mucked."""
+        pending = self.pending
+        if pending is None:
+            raise IllegalActionError("the hand waits for no choice", reason="no_choice")
+        events = self._events
+        start = len(events)
+        if pending.kind == RUNS:
+            self._emit(RunsChosen(1))
+            self._progress()
+        else:
+            for seat in pending.seats:
+                self._emit(HandMucked(seat))
+            live = self.betting.live_seats()
+            self._finish(live, self._values(live))
+        return events[start:]
+
+    def show_cards(self, seat: int, which: Sequence[int]) -> list[Event]:
+        """The winner of a pot nobody contested shows one or both hole cards (``which``: 0 and/or 1)."""
+        if not self.complete or self._shown or len(self.pots) != 1 or self.pots[0].winners != (seat,):
+            raise IllegalActionError("only the winner of an uncontested pot may show cards", seat=seat,
+                                     reason="no_show")
+        picked = sorted({i for i in which if isinstance(i, int) and not isinstance(i, bool)})
+        hole = self._hole.get(seat, ())
+        if not picked or any(not 0 <= i < len(hole) for i in picked) or len(picked) != len(which):
+            raise IllegalActionError("name one or both hole cards: 0 and/or 1", seat=seat, reason="bad_cards")
+        before = self._volunteered.get(seat, ())
+        cards = tuple(c for c in hole if c is not None)
+        chosen = tuple(cards[i] for i in sorted(set(picked) | {cards.index(c) for c in before}))
+        if chosen == before:
+            return []
+        events = self._events
+        start = len(events)
+        self._emit(CardsShown(seat, chosen))
+        return events[start:]
+
     def fork(self) -> Hand:
         """An independent copy: decisions tried on it leave this hand as it is (the events are shared, immutable)."""
         other = Hand.__new__(Hand)
@@ -337,6 +481,13 @@ class Hand:
         other._returned = self._returned[:]
         other._shown = self._shown[:]
         other.pots = self.pots[:]
+        other.pot_runs = self.pot_runs[:]
+        other._answers = dict(self._answers)
+        other._board2 = self._board2[:]
+        other._shown2 = self._shown2[:]
+        other._choosing = self._choosing[:]
+        other._mucked = self._mucked[:]
+        other._volunteered = dict(self._volunteered)
         other.betting = self.betting.fork()
         return other
 
@@ -373,9 +524,20 @@ class Hand:
         if ev.big:
             self._to_act = self.betting.next_to_act(self.bb_seat)
 
+    def _on_straddle(self, ev: StraddlePosted) -> None:
+        b = self.betting
+        b.post_blind(ev.seat, ev.amount, False)
+        if ev.amount > b.max_inc:
+            b.max_inc = ev.amount  # a live straddle of 2 BB: the next full raise is to 4 BB
+        self.straddle_seat = ev.seat
+        self._to_act = b.next_to_act(ev.seat)
+
     def _on_action(self, ev: ActionTaken) -> None:
-        self.betting.apply(ev.seat, ev.kind, ev.amount, ev.to)
-        self._to_act = self.betting.next_to_act(ev.seat)
+        b = self.betting
+        if self.street is Street.RIVER and ev.to > b.current_bet:
+            self._aggressor = ev.seat
+        b.apply(ev.seat, ev.kind, ev.amount, ev.to)
+        self._to_act = b.next_to_act(ev.seat)
 
     def _on_private_burn(self, ev: PrivateBurn) -> None:
         self._burns[ev.seat].append(ev.card)
@@ -399,12 +561,45 @@ class Hand:
 
     def _on_shown(self, ev: HandShown) -> None:
         self._shown.append(ev)
+        if ev.seat in self._choosing:
+            self._choosing.remove(ev.seat)
 
     def _on_pot(self, ev: PotAwarded) -> None:
         stacks = self.betting.stacks
         for seat, share in zip(ev.winners, ev.shares, strict=True):
             stacks[seat] += share
         self.pots.append(ev)
+        self.pot_runs.append(2 if self._shown2 else 1)  # the second run's pots follow its hands
+
+    def _on_runs_offered(self, ev: RunsOffered) -> None:
+        self._offer = ev.seats
+
+    def _on_runs_answered(self, ev: RunsAnswered) -> None:
+        self._answers[ev.seat] = ev.agree
+
+    def _on_runs_chosen(self, ev: RunsChosen) -> None:
+        self.runs = ev.runs
+        if ev.runs == 2:
+            self._board2 = self._board[:]
+
+    def _on_second_board(self, ev: SecondBoard) -> None:
+        self._board2.extend(ev.cards)
+        self._pos += len(ev.cards)
+
+    def _on_run_shown(self, ev: RunShown) -> None:
+        self._shown2.append(ev)
+
+    def _on_choices(self, ev: ShowdownChoices) -> None:
+        self.first_shower = ev.first
+        self._choosing = list(ev.seats)
+
+    def _on_mucked(self, ev: HandMucked) -> None:
+        self._mucked.append(ev.seat)
+        if ev.seat in self._choosing:
+            self._choosing.remove(ev.seat)
+
+    def _on_cards_shown(self, ev: CardsShown) -> None:
+        self._volunteered[ev.seat] = ev.cards
 
     def _on_seat_folded(self, ev: SeatFolded) -> None:
         b = self.betting
@@ -422,7 +617,7 @@ class Hand:
     def _progress(self) -> None:
         b = self.betting
         emit = self._emit
-        while self._to_act is None and not self.complete:
+        while self._to_act is None and not self.complete and self.pending is None:
             back = uncalled(b.bets)
             if back is not None and not b.folded[back[0]]:  # a leaver's uncalled bet stays in the pot
                 emit(ChipsReturned(back[0], back[1]))
@@ -431,7 +626,12 @@ class Hand:
                 self._finish(live, None)
                 return
             if self.street is Street.RIVER:
+                if self.runs == 2 and len(self._board2) < 5:
+                    self._deal_second_run(live)
                 self._showdown(live)
+                return
+            if self.rules.run_twice and self._offer is None and b.active <= 1:
+                emit(RunsOffered(tuple(live)))  # nobody can bet any more: the hand waits for the answers
                 return
             self._deal_street(live)
 
@@ -451,25 +651,100 @@ class Hand:
             raise MissingCardsError(f"the {street.value} is needed but was not given", needed=street.value)
         emit(BoardDealt(street, cards))  # type: ignore[arg-type]
 
-    def _showdown(self, live: list[int]) -> None:
+    def _deal_second_run(self, live: list[int]) -> None:
+        """The second run: the streets not dealt before the all-in, from the same shoe after the first run's
+        river, each after its burns (the dealer's, and the players' own on the every-street schedule)."""
+        deck = self._deck
+        emit = self._emit
+        for street in _STREETS_AFTER[len(self._board2)]:
+            if self.rules.burns is BurnSchedule.EVERY_STREET:
+                for seat in clockwise_after(self.button, self.betting.n):
+                    if seat in live:
+                        emit(PrivateBurn(seat, deck[self._pos]))
+            emit(DealerBurn(street, deck[self._pos]))
+            cards = deck[self._pos:self._pos + _BOARD_COUNT[street]]
+            if any(c is None for c in cards):
+                raise MissingCardsError(f"the second run's {street.value} is needed but was not given",
+                                        needed=street.value)
+            emit(SecondBoard(street, cards))  # type: ignore[arg-type]
+
+    def _hole_of(self, seat: int) -> tuple[Card, Card]:
+        hole = self._hole[seat]
+        if hole[0] is None or hole[1] is None:
+            raise MissingCardsError(f"seat {seat}'s hole cards are needed for the showdown", seat=seat)
+        return hole  # type: ignore[return-value]
+
+    def _values(self, live: Sequence[int], board: Sequence[Card] | None = None) -> dict[int, int]:
+        cards = tuple(self._board if board is None else board)
+        return {seat: hand_value(self._hole_of(seat) + cards, self.rules.ranking) for seat in live}
+
+    def _shown_event(self, seat: int, value: int | None = None) -> HandShown:
+        hole = self._hole_of(seat)
         board = tuple(self._board)
-        ranking = self.rules.ranking
-        category_of = ranking.category_of
-        folded = self.betting.folded
-        values: dict[int, int] = {}
-        shown: list[HandShown] = []
-        for seat in clockwise_after(self.button, self.betting.n):
-            if folded[seat]:
-                continue
-            hole = self._hole[seat]
-            if hole[0] is None or hole[1] is None:
-                raise MissingCardsError(f"seat {seat}'s hole cards are needed for the showdown", seat=seat)
-            value = hand_value(hole + board, ranking)  # type: ignore[arg-type]
-            values[seat] = value
-            shown.append(HandShown(seat, hole, board, category_of(value), value))  # type: ignore[arg-type]
-        for ev in shown:
-            self._emit(ev)
-        self._finish(live, values)
+        if value is None:
+            value = hand_value(hole + board, self.rules.ranking)
+        return HandShown(seat, hole, board, self.rules.ranking.category_of(value), value)
+
+    def _showdown(self, live: list[int]) -> None:
+        """Every hand shown (clockwise from the button), or, where hands may be mucked and nobody is all in, the
+        first to show and every winner shown and the others asked (see ``docs/rules.md``, show or muck)."""
+        order = [s for s in clockwise_after(self.button, self.betting.n) if s in live]
+        values = self._values(live)
+        emit = self._emit
+        if self.runs == 2:
+            self._two_runs(order, values)
+            return
+        if not self.rules.show_or_muck or any(self.betting.stacks[s] == 0 for s in live):
+            for seat in order:
+                emit(self._shown_event(seat, values[seat]))
+            self._finish(live, values)
+            return
+        first = self._aggressor if self._aggressor in live else order[0]
+        start = order.index(first)
+        order = order[start:] + order[:start]
+        winners = {w for _pot, shares in self._awards(live, values) for w in shares}
+        choosing = tuple(s for s in order if s != first and s not in winners)
+        emit(ShowdownChoices(first, choosing))
+        for seat in order:
+            if seat not in choosing:
+                emit(self._shown_event(seat, values[seat]))
+        if not choosing:
+            self._finish(live, values)
+
+    def _two_runs(self, order: list[int], values: dict[int, int]) -> None:
+        """Each run shown and paid in turn: every pot halved (the first run takes the odd chip), each half split
+        among that run's winners by the odd-chip rule."""
+        emit = self._emit
+        b = self.betting
+        live = sorted(order)
+        pots = self._pots(live)
+        clockwise = clockwise_after(self.button, b.n)
+        board2 = tuple(self._board2)
+        values2 = self._values(live, board2)
+        for seat in order:
+            emit(self._shown_event(seat, values[seat]))
+        for run, vals in ((1, values), (2, values2)):
+            if run == 2:
+                for seat in order:
+                    hole = self._hole_of(seat)
+                    v = values2[seat]
+                    emit(RunShown(seat, hole, board2, self.rules.ranking.category_of(v), v))
+            halves = [Pot((p.amount + 1) // 2 if run == 1 else p.amount // 2, p.eligible) for p in pots]
+            for pot, shares in award([p for p in halves if p.amount > 0], vals, clockwise):
+                winners_t = tuple(sorted(shares))
+                emit(PotAwarded(pot.amount, pot.eligible, winners_t, tuple(shares[w] for w in winners_t)))
+        emit(HandEnded(tuple(b.stacks)))
+
+    def _pots(self, live: list[int]) -> list[Pot]:
+        b = self.betting
+        contrib = b.contrib
+        level = contrib[live[0]]
+        if max(contrib) == level and all(contrib[s] == level for s in live):
+            return [Pot(sum(contrib), tuple(live))]  # one pot: every player still in put in the same
+        return build_pots(contrib, [not f for f in b.folded])
+
+    def _awards(self, live: list[int], values: dict[int, int]) -> list[tuple[Pot, dict[int, int]]]:
+        return award(self._pots(live), values, clockwise_after(self.button, self.betting.n))
 
     def _finish(self, live: list[int], values: dict[int, int] | None) -> None:
         b = self.betting
@@ -518,4 +793,13 @@ _APPLY: dict[type[Any], Callable[[Hand, Any], None]] = {
     PotAwarded: Hand._on_pot,
     HandEnded: Hand._on_ended,
     SeatFolded: Hand._on_seat_folded,
+    StraddlePosted: Hand._on_straddle,
+    RunsOffered: Hand._on_runs_offered,
+    RunsAnswered: Hand._on_runs_answered,
+    RunsChosen: Hand._on_runs_chosen,
+    SecondBoard: Hand._on_second_board,
+    RunShown: Hand._on_run_shown,
+    ShowdownChoices: Hand._on_choices,
+    HandMucked: Hand._on_mucked,
+    CardsShown: Hand._on_cards_shown,
 }

@@ -9,7 +9,7 @@ PHH and text exports) goes through :func:`replay`, so they agree on it.
 
 **The street's bet level** is the street total a player must reach to stay in:
 before the flop it starts at the largest blind *posted* (a big blind that is a
-short all-in posts less, and the level is what it posted), on later streets at
+short all-in posts less, and the level is what it posted; a straddle counts as a blind), on later streets at
 0; each call, bet, raise or all-in lifts it to its street total.  An action is
 **aggressive** when its street total exceeds the level before it: a bet, a
 raise, or an all-in that raised the bet (by a full raise or not).
@@ -40,6 +40,13 @@ class BlindPost(NamedTuple):
     seat: int
     amount: int
     big: bool
+
+
+class StraddlePost(NamedTuple):
+    """Under the gun's live straddle (two big blinds), posted after the blinds; it sets the preflop bet level."""
+
+    seat: int
+    amount: int
 
 
 class PrivateDeal(NamedTuple):
@@ -135,6 +142,7 @@ class PotWon(NamedTuple):
 
 Step: TypeAlias = (
     BlindPost | PrivateDeal | ExtraBurn | StreetAction | SeatLeft | StreetDealt | ChipsBack | ShownHand | PotWon
+    | StraddlePost
 )
 
 
@@ -261,9 +269,9 @@ def replay(events: Iterable[Mapping[str, Any]]) -> VisibleHand:
             bets[seat] = to
             if to > level:
                 level = to
-        elif kind == "blind_posted":
+        elif kind == "blind_posted" or kind == "straddle_posted":
             seat, amount = e["seat"], e["amount"]
-            steps.append(BlindPost(seat, amount, e["big"]))
+            steps.append(BlindPost(seat, amount, e["big"]) if kind == "blind_posted" else StraddlePost(seat, amount))
             stacks[seat] -= amount
             contributed[seat] += amount
             bets[seat] += amount

@@ -36,10 +36,20 @@ class BurnSchedule(StrEnum):
     EVERY_STREET = "every-street"
 
 
-def cards_needed(players: int, burns: BurnSchedule = BurnSchedule.ONCE_PER_HAND) -> int:
-    """Most cards a hand of ``players`` can use: 3n+8 with one burn a hand, 6n+8 with a burn every street."""
+def cards_needed(players: int, burns: BurnSchedule = BurnSchedule.ONCE_PER_HAND, runs: int = 1) -> int:
+    """Most cards a hand of ``players`` can use: 3n+8 with one burn a hand, 6n+8 with a burn every street.
+
+    A hand that may be run twice (``runs`` 2) can deal a second flop, turn and river with their dealer burns
+    (and, every street, each player's private burns) from the same shoe: 8 (or 3n+8) more."""
     private = players if burns is BurnSchedule.ONCE_PER_HAND else 4 * players
-    return private + 2 * players + BOARD_CARDS + DEALER_BURNS
+    once = private + 2 * players + BOARD_CARDS + DEALER_BURNS
+    if runs < 2:
+        return once
+    again = BOARD_CARDS + DEALER_BURNS + (0 if burns is BurnSchedule.ONCE_PER_HAND else 3 * players)
+    return once + (runs - 1) * again
+
+
+_OPTIONS = ("straddle", "run_twice", "show_or_muck")  # on/off rules, written only when on
 
 
 def _positive_int(value: object) -> bool:
@@ -60,6 +70,9 @@ class RuleSet:
     ranking: Ranking = DEFAULT_RANKING
     action_clock: int = 45
     time_bank: int = 0  # seconds each player may draw on, per match, once the action clock has run out
+    straddle: bool = False  # under the gun posts a live straddle of 2 big blinds (3 or more players, not limit)
+    run_twice: bool = False  # an all-in before the river may be run twice when every player still in agrees
+    show_or_muck: bool = False  # at showdown, hands that cannot win may be mucked (else every hand is shown)
 
     def __post_init__(self) -> None:
         if isinstance(self.decks, bool) or not isinstance(self.decks, int) or not MIN_DECKS <= self.decks <= MAX_DECKS:
@@ -72,6 +85,9 @@ class RuleSet:
         if isinstance(self.time_bank, bool) or not isinstance(self.time_bank, int) or self.time_bank < 0:
             raise RuleSetError(f"time_bank must be a whole number of seconds, not {self.time_bank!r}",
                                field="time_bank")
+        for name in _OPTIONS:
+            if not isinstance(getattr(self, name), bool):
+                raise RuleSetError(f"{name} must be true or false, not {getattr(self, name)!r}", field=name)
         if self.small_blind > self.big_blind:
             raise RuleSetError(
                 f"small blind {self.small_blind} is larger than the big blind {self.big_blind}",
@@ -85,7 +101,9 @@ class RuleSet:
                 except ValueError:
                     choices = ", ".join(e.value for e in enum)
                     raise RuleSetError(f"unknown {name} {value!r}; one of {choices}", field=name) from None
-        need = cards_needed(self.seats, self.burns)
+        if self.straddle and self.structure is Structure.LIMIT:
+            raise RuleSetError("a straddle is played in no-limit and pot-limit only", field="straddle")
+        need = cards_needed(self.seats, self.burns, 2 if self.run_twice else 1)
         have = self.decks * CARDS_PER_DECK
         if need > have:
             raise RuleSetError(
@@ -96,16 +114,18 @@ class RuleSet:
 
     @property
     def cards_per_hand(self) -> int:
-        """Most cards one full table's hand can use (3n+8 once-per-hand)."""
-        return cards_needed(self.seats, self.burns)
+        """Most cards one full table's hand can use (3n+8 once-per-hand; more when it may be run twice)."""
+        return cards_needed(self.seats, self.burns, 2 if self.run_twice else 1)
 
     def limit_bet(self, street_index: int) -> int:
         """Limit structure: the small bet (big blind) preflop and on the flop, the big bet (2 BB) after."""
         return self.big_blind if street_index < 2 else 2 * self.big_blind
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON object that :meth:`from_json` turns back into an equal rule set."""
-        return {k: (v.value if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}
+        """A JSON object that :meth:`from_json` turns back into an equal rule set (the options added by issue 23
+        only when on, so a rule set without them is written exactly as before)."""
+        return {k: (v.value if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()
+                if not (k in _OPTIONS and v is False)}
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> RuleSet:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from .actions import Action, ActionKind, Legal
-from .hand import Hand
+from .hand import RUNS, Hand
 from .match import Match
 
 _SIMPLE = {k: Action(k) for k in ActionKind}
@@ -23,9 +23,15 @@ def random_action(legal: Legal, rng: random.Random) -> Action:
 
 
 def play_out(hand: Hand, rng: random.Random) -> Hand:
-    """Finish ``hand`` with random legal actions."""
+    """Finish ``hand`` with random legal actions (and random answers to running it twice, showing or mucking)."""
     while not hand.complete:
-        hand.act(random_action(hand.legal(), rng))
+        pending = hand.pending
+        if pending is None:
+            hand.act(random_action(hand.legal(), rng))
+        elif pending.kind == RUNS:
+            hand.answer_runs(pending.seats[0], rng.random() < 0.7)
+        else:
+            hand.choose_show(pending.seats[0], rng.random() < 0.3)
     return hand
 
 
