@@ -104,7 +104,8 @@ def test_the_match_chart_axis_name_overlaps_no_hand_number(server: str, browser:
                                "const d = document.createElement('div'); d.className = 'chart-box'; d.innerHTML = s; "
                                "m.append(d); } }", svgs)
             overlaps = p.evaluate("""() => [...document.querySelectorAll('.match-chart')].flatMap((svg, k) => {
-              const boxes = [...svg.querySelectorAll('text.tick, text.axis')].map((t) => [t.textContent, t.getBoundingClientRect()]);
+              const boxes = [...svg.querySelectorAll('text.tick, text.axis')]
+                .map((t) => [t.textContent, t.getBoundingClientRect()]);
               const out = [];
               for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
                 const [a, r] = boxes[i], [b, q] = boxes[j];
@@ -132,7 +133,7 @@ def test_nothing_is_cut_on_a_small_phone(server: str, browser: Any, lang: str) -
           return [s, e.getBoundingClientRect().height <= h * 1.5];
         })""")
         assert all(one for _, one in lines), lines
-        box = p.evaluate("() => { const r = document.getElementById('score').getBoundingClientRect(); return r.right; }")
+        box = p.evaluate("() => document.getElementById('score').getBoundingClientRect().right")
         assert box <= PHONE["width"]
         p.locator("#score").screenshot(path=str(SCREENSHOTS / f"slips-score-{lang}-phone.png"))
 

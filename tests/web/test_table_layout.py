@@ -101,7 +101,8 @@ class Guest:
 
     def post(self, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
         token = next(c["value"] for c in self.ctx.cookies() if c["name"] == "tp_csrf")
-        r = self.ctx.request.post(self.base + path, data=body if body is not None else {}, headers={"X-CSRF-Token": token})
+        r = self.ctx.request.post(self.base + path, data=body if body is not None else {},
+                                  headers={"X-CSRF-Token": token})
         return r.status, r.json()
 
     def state(self) -> dict[str, Any]:

@@ -19,7 +19,8 @@ _BAD_INPUT = (
     "bad_card_count", "bad_chart", "bad_choice", "bad_date", "bad_decks", "bad_equity_request", "bad_event",
     "bad_fraction", "bad_hole_count", "bad_input", "bad_json", "bad_key", "bad_lang", "bad_level", "bad_message",
     "bad_name", "bad_odds_decks", "bad_precision", "bad_range", "bad_ranking", "bad_request", "bad_rules",
-    "bad_seats", "bad_seed", "bad_stack", "bad_time_bank", "bad_stacks", "bad_target", "bad_token", "bad_usage", "bad_version",
+    "bad_seats", "bad_seed", "bad_stack", "bad_time_bank", "bad_stacks", "bad_target", "bad_token", "bad_usage",
+    "bad_version",
     "illegal_action", "missing_cards", "room_error", "shoe_empty", "table_error", "too_many_copies", "http_error",
 )
 
