@@ -14,20 +14,35 @@ from hypothesis import strategies as st
 
 from taiwan_poker.bots.levels import LEVELS, policy_of
 from taiwan_poker.rules import Action, ActionKind, RuleSet
+from taiwan_poker.rules.actions import IllegalActionError
 from taiwan_poker.rules.events import HandEnded, SeatFolded, ShoeDrawn
 from taiwan_poker.strategy.seat import seat_view
 from taiwan_poker.tables import (
     Act,
     AddBot,
+    AdjustStack,
+    AnswerRuns,
+    AnswerSeat,
     Away,
     Back,
+    BuyChips,
+    ChangeRules,
     Deal,
+    HandHost,
     Join,
     Leave,
+    NameCohost,
     Open,
+    Pause,
     Rematch,
     RemoveBot,
+    RemovePlayer,
+    Resume,
+    SetOptions,
+    ShowCards,
+    ShowOrMuck,
     TableError,
+    TableOptions,
     TableState,
     TimeOut,
     chips_conserved,
@@ -38,6 +53,7 @@ from taiwan_poker.tables import (
     table_view,
 )
 from taiwan_poker.tables.events import AUDIENCE, EVENT_TYPES, HandEvent, MatchEnded, PlayerAway, PlayerLeft
+from taiwan_poker.tables.settings import changed_rules
 from taiwan_poker.tables.state import Phase
 
 
@@ -330,7 +346,8 @@ def test_every_table_event_type_names_its_audience() -> None:
 
 def snapshot(state: TableState) -> Any:
     return (state.seats, state.over, state.winner, state.rematch, state.removed, state.bought_in, state.version,
-            state.lineups, state.departed, [h.snapshot() for h in state.hands])
+            state.lineups, state.departed, [h.snapshot() for h in state.hands], state.host, state.cohosts,
+            state.paused_by, state.options, state.requests, state.rebought, state.adjusted, state.rules, state.log)
 
 
 def random_command(t: Table, rng: random.Random) -> Any:
@@ -351,13 +368,23 @@ def random_command(t: Table, rng: random.Random) -> Any:
     if roll < 0.25:
         return TimeOut(None)
     if roll < 0.28:
-        return AddBot(s.creator, rng.choice(list(LEVELS)))
+        return AddBot(s.host, rng.choice(list(LEVELS)))
     if roll < 0.30:
-        return RemoveBot(s.creator, rng.randrange(len(s.seats)))
+        return RemoveBot(s.host, rng.randrange(len(s.seats)))
+    if roll < 0.40:  # the host's controls and the players' chips (issue 23)
+        return host_command(s, anyone, rng)
     if not s.hand_running:
-        return Deal(s.creator if not s.started else None)
+        return Deal(s.host if not s.started else None)
     hand = s.hand
     assert hand is not None
+    if hand.pending is not None:  # an answer to running it twice, a show or a muck, or the window closing
+        chooser = rng.choice(hand.pending.seats)
+        occupant = s.seats[chooser]
+        if occupant is None or rng.random() < 0.3:
+            return TimeOut(None)
+        if hand.pending.kind == "runs":
+            return AnswerRuns(occupant.member, rng.random() < 0.7)
+        return ShowOrMuck(occupant.member, rng.random() < 0.4)
     turn = s.bot_to_act()
     if turn is not None:  # a bot decides from its seat's view, as in live play
         seat, bot = turn
@@ -371,11 +398,17 @@ def random_command(t: Table, rng: random.Random) -> Any:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seats=st.integers(2, 9), players=st.integers(2, 9), decks=st.integers(2, 6), seed=st.integers(0, 2**32))
-def test_random_commands_keep_every_invariant(seats: int, players: int, decks: int, seed: int) -> None:
-    """Chips conserved at every event (checked inside Table.do), no card twice, views hide what they must,
-    and folding the whole log again gives the same state."""
-    t = Table(seats, decks=decks, seed=seed)
+@given(seats=st.integers(2, 9), players=st.integers(2, 9), decks=st.integers(2, 6), seed=st.integers(0, 2**32),
+       options=st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans()))
+def test_random_commands_keep_every_invariant(seats: int, players: int, decks: int, seed: int,
+                                              options: tuple[bool, bool, bool, bool]) -> None:
+    """Chips conserved at every event (checked inside Table.do: rebuys, top-ups, the host's stack adjustments and
+    removals included), no card twice (a second run's board included), views hide what they must (mucked hands,
+    burns), and folding the whole log again gives the same state; the host's table options drawn at random."""
+    straddle, runs, muck, rebuys = options
+    t = Table(seats, decks=decks, seed=seed, straddle=straddle, run_twice=runs, show_or_muck=muck)
+    if rebuys:
+        t.do(SetOptions(100, TableOptions(rebuys=True)))
     for m in range(101, 100 + min(players, seats)):
         t.do(Join(m, f"P{m}"))
     rng = random.Random(seed)
@@ -383,7 +416,7 @@ def test_random_commands_keep_every_invariant(seats: int, players: int, decks: i
         command = random_command(t, rng)
         try:
             t.do(command)
-        except TableError as exc:  # refused, nothing changed: only for the reasons this command may meet
+        except (TableError, IllegalActionError) as exc:  # refused, nothing changed: only for the reasons it may meet
             assert exc.code in REFUSALS[type(command)], f"{command} refused: {exc.code} {exc}"
             continue
         check_cards_and_views(t.s)
@@ -392,13 +425,55 @@ def test_random_commands_keep_every_invariant(seats: int, players: int, decks: i
     assert snapshot(fold(t.log)) == snapshot(t.s), "replaying the log gives the same state"
 
 
+def host_command(s: TableState, anyone: int, rng: random.Random) -> Any:
+    """A command of the host's table: mostly the host's (or a co-host's), sometimes anyone's."""
+    seat = rng.randrange(len(s.seats))
+    who = s.host if rng.random() < 0.8 else anyone
+    roll = rng.random()
+    if roll < 0.05:
+        return Pause(who)
+    if roll < 0.25:
+        return Resume(who)
+    if roll < 0.32:
+        return RemovePlayer(who, seat)
+    if roll < 0.42:
+        return AdjustStack(who, seat, rng.choice([1, 50, 2000, 7000]))
+    if roll < 0.5:
+        return SetOptions(who, TableOptions(rng.random() < 0.7, rng.random() < 0.3, rng.random() < 0.5))
+    if roll < 0.58:
+        changes = {"blinds": rng.choice([[5, 10], [10, 20], [25, 50]]), "straddle": rng.random() < 0.5,
+                   "run_twice": rng.random() < 0.5, "show_or_muck": rng.random() < 0.5}
+        return ChangeRules(who, changed_rules(s.rules, changes))
+    if roll < 0.62:
+        return NameCohost(who, seat, rng.random() < 0.7)
+    if roll < 0.65:
+        return HandHost(who, seat)
+    if roll < 0.7 and s.requests:
+        return AnswerSeat(who, rng.choice(s.requests).id, rng.random() < 0.7)
+    if roll < 0.75:
+        return ShowCards(anyone, (rng.randrange(2),))
+    if roll < 0.8:
+        return Join(rng.randrange(200, 230), "new", seat=seat if rng.random() < 0.5 else None)
+    return BuyChips(anyone, None if rng.random() < 0.7 else rng.randint(1, 500))
+
+
 # what a generated command may legitimately be refused for (TableError codes); any other refusal or error fails
 REFUSALS: dict[type[Any], set[str]] = {
-    Leave: {"not_seated"}, Away: {"not_seated"}, Back: {"not_seated"}, Join: {"match_over", "left_match", "room_full"},
+    Leave: {"not_seated"}, Away: {"not_seated"}, Back: {"not_seated"},
+    Join: {"match_over", "left_match", "room_full", "seat_taken"},
     Rematch: {"match_not_over"}, TimeOut: {"no_hand", "match_over"},
     AddBot: {"match_over", "hand_in_progress", "room_full"}, RemoveBot: {"match_over", "hand_in_progress", "no_bot"},
-    Deal: {"match_over", "table_paused", "not_seated"},
+    Deal: {"match_over", "table_paused", "not_seated", "host_paused"},
     Act: set(),  # a move drawn from the seat's legal options (or a bot's choice) is never refused
+    Pause: {"not_host", "match_over"}, Resume: {"not_host"},
+    RemovePlayer: {"not_host", "match_over", "hand_in_progress", "empty_seat", "not_removable"},
+    AdjustStack: {"not_host", "match_over", "hand_in_progress", "empty_seat", "table_not_started"},
+    SetOptions: {"not_host", "match_over"}, ChangeRules: {"not_host", "match_over", "hand_in_progress"},
+    NameCohost: {"not_host", "empty_seat", "bot_seat"}, HandHost: {"not_host", "empty_seat", "bot_seat"},
+    AnswerSeat: {"not_host", "match_over", "room_full"},
+    ShowCards: {"no_show", "illegal_action"},
+    BuyChips: {"not_seated", "no_rebuys", "match_over", "table_not_started", "hand_in_progress", "bad_amount"},
+    AnswerRuns: set(), ShowOrMuck: set(),
 }
 CARD_LABEL = re.compile(r"(?<![0-9A-Za-z])[2-9TJQKA][shdc]:[1-8](?![0-9])")
 
@@ -417,7 +492,9 @@ def check_cards_and_views(state: TableState) -> None:
     assert max(Counter(labels).values()) == 1, "no physical card twice in a hand"
     index = len(state.hands) - 1
     shown = {e.seat for e in hand.shown}
-    public = {c.label for c in hand.board} | {c.label for e in hand.shown for c in (*e.hole, *e.best)}
+    public = {c.label for c in (*hand.board, *hand.board2)} | {c.label for e in hand.shown for c in (*e.hole, *e.best)}
+    public |= {c.label for e in hand.shown2 for c in e.best} | {c.label for cs in hand.volunteered.values() for c in cs}
+    assert not shown & set(hand.mucked), "a mucked hand is never shown"
     viewers = {*state.lineups[index], *(s.member for s in state.seats if s is not None), None}
     for member in viewers:
         seat = state.seat_in_hand(member, index)
@@ -430,6 +507,7 @@ def check_cards_and_views(state: TableState) -> None:
             burns = {c.label for c in hand.private_burns(other) if c is not None}
             assert not burns & seen, f"member {member} sees seat {other}'s private burn {burns & seen}"
             hole = {c.label for c in hand.hole_cards(other) if c is not None}
+            hole -= {c.label for c in hand.volunteered.get(other, ())}  # shown by their choice
             assert other in shown or not hole & seen, f"member {member} sees seat {other}'s unshown hole cards"
         assert seen <= public | own, f"member {member} sees cards nobody showed them: {seen - public - own}"
     spectator = table_view(state, None)
@@ -453,12 +531,20 @@ def sample_events() -> list[Any]:
         he.DealerBurn(he.Street.FLOP, c), he.BoardDealt(he.Street.FLOP, (c, c, c)), he.ChipsReturned(0, 5),
         he.HandShown(1, hole, board, DEFAULT_RANKING.category_of(value), value),
         he.PotAwarded(40, (0, 1), (1,), (40,)),
-        he.HandEnded((80, 120)), he.SeatFolded(1),
+        he.HandEnded((80, 120)), he.SeatFolded(1), he.StraddlePosted(1, 40), he.RunsOffered((0, 1)),
+        he.RunsAnswered(1, True), he.RunsChosen(2), he.SecondBoard(he.Street.TURN, (c,)),
+        he.RunShown(1, hole, board, DEFAULT_RANKING.category_of(value), value), he.ShowdownChoices(0, (1,)),
+        he.HandMucked(1), he.CardsShown(0, (c,)),
     ]
     assert {type(e) for e in hand} == set(he.TYPE_NAMES), "one of each hand event type"
     table = [te.TableOpened(RuleSet(), 1), te.SettingsChanged(RuleSet()), te.PlayerSat(1, 2, "B", 100),
              te.PlayerLeft(1, 100), te.PlayerAway(1), te.PlayerBack(1), te.MatchEnded(None), te.RematchOpened("X"),
-             te.CoachSet(True), te.TimeBankUsed(1, 5)]
+             te.CoachSet(True), te.TimeBankUsed(1, 5), te.TablePaused(1), te.TableResumed(1),
+             te.StackAdjusted(1, 100, 200, 1), te.RulesChanged(RuleSet(straddle=True), 1),
+             te.OptionsSet(True, False, True, 1), te.SeatRequested(3, "C", 2), te.SeatAnswered(7, True, 1),
+             te.HostChanged(2, 1), te.CohostSet(2, True, 1), te.ChipsBought(1, 500, True),
+             te.PlayerSilenced(2, True, 1),
+             te.ChatDeleted(9, 2, 1)]
     assert {type(e) for e in table} | {HandEvent} == set(te.TYPE_NAMES), "one of each table event type"
     return table + [HandEvent(1, e) for e in hand]
 

@@ -8,17 +8,33 @@
 from .commands import (
     Act,
     AddBot,
+    AdjustStack,
+    AnswerRuns,
+    AnswerSeat,
     Away,
     Back,
+    BuyChips,
+    ChangeRules,
     Command,
     Configure,
     Deal,
+    DeleteChat,
+    HandHost,
     Join,
     Leave,
+    NameCohost,
     Open,
+    Pause,
     Rematch,
     RemoveBot,
+    RemovePlayer,
+    Resume,
     SetCoach,
+    SetOptions,
+    ShowCards,
+    ShowOrMuck,
+    Silence,
+    TableOptions,
     TimeOut,
 )
 from .errors import TableError
@@ -28,7 +44,9 @@ from .state import Phase, SeatState, TableState
 from .views import history, table_view
 
 __all__ = [
-    "Act", "AddBot", "Away", "Back", "Command", "Configure", "Deal", "Join", "Leave", "Open", "Phase", "Rematch",
-    "RemoveBot", "SeatState", "SetCoach", "TableError", "TableEvent", "TableState", "TimeOut", "chips_conserved",
-    "decide", "event_from_json", "event_to_json", "evolve", "fold", "history", "legal_for", "table_view", "visible_to",
+    "Act", "AddBot", "AdjustStack", "AnswerRuns", "AnswerSeat", "Away", "Back", "BuyChips", "ChangeRules", "Command",
+    "Configure", "Deal", "DeleteChat", "HandHost", "Join", "Leave", "NameCohost", "Open", "Pause", "Phase", "Rematch",
+    "RemoveBot", "RemovePlayer", "Resume", "SeatState", "SetCoach", "SetOptions", "ShowCards", "ShowOrMuck",
+    "Silence", "TableError", "TableEvent", "TableOptions", "TableState", "TimeOut", "chips_conserved", "decide",
+    "event_from_json", "event_to_json", "evolve", "fold", "history", "legal_for", "table_view", "visible_to",
 ]

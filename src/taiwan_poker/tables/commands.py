@@ -14,6 +14,14 @@ from ..rules.actions import Action
 from ..rules.ruleset import RuleSet
 
 
+class TableOptions(NamedTuple):
+    """How the table is run: rebuys and top-ups, approval of who sits, spectators' chat."""
+
+    rebuys: bool = False
+    approval: bool = False
+    spectator_chat: bool = False
+
+
 class Open(NamedTuple):
     """Open a table with ``rules``: the creator takes seat 0 and bots of ``bots`` levels the next seats.
 
@@ -25,6 +33,7 @@ class Open(NamedTuple):
     name: str
     bots: tuple[str, ...] = ()
     guest: bool = False
+    options: TableOptions | None = None
 
 
 class Configure(NamedTuple):
@@ -35,11 +44,13 @@ class Configure(NamedTuple):
 
 
 class Join(NamedTuple):
-    """Take the first free seat (a ``guest`` joins nobody's table)."""
+    """Take ``seat`` (None: the first free seat); a ``guest`` joins nobody's table. Where the host approves
+    who sits, this asks to sit instead."""
 
     member: int
     name: str
     guest: bool = False
+    seat: int | None = None
 
 
 class Leave(NamedTuple):
@@ -105,6 +116,120 @@ class Rematch(NamedTuple):
     code: str
 
 
+# --- the host's controls (issue 23): the host, or a co-host they named, unless said otherwise ---------------
+
+
+class Pause(NamedTuple):
+    """Pause the table: no hand is dealt until it resumes (a hand being played is played out)."""
+
+    member: int
+
+
+class Resume(NamedTuple):
+    member: int
+
+
+class RemovePlayer(NamedTuple):
+    """Take the player in ``seat`` off the table between hands; their stack leaves with them."""
+
+    member: int
+    seat: int
+
+
+class AdjustStack(NamedTuple):
+    """Set the stack of the player in ``seat`` to ``stack`` between hands (shown to all, with who did it)."""
+
+    member: int
+    seat: int
+    stack: int
+
+
+class ChangeRules(NamedTuple):
+    """New blinds, clock, time bank and hand options (straddle, run it twice, show or muck) between hands;
+    the decks, seats and starting stack stay."""
+
+    member: int
+    rules: RuleSet
+
+
+class SetOptions(NamedTuple):
+    member: int
+    options: TableOptions
+
+
+class AnswerSeat(NamedTuple):
+    """Approve or deny the request to sit whose id is ``request``."""
+
+    member: int
+    request: int
+    approve: bool
+
+
+class HandHost(NamedTuple):
+    """The host hands the host role to the member in ``seat`` (the host only)."""
+
+    member: int
+    seat: int
+
+
+class NameCohost(NamedTuple):
+    """The host names (``on``) or unnames a co-host: the member in ``seat`` (the host only)."""
+
+    member: int
+    seat: int
+    on: bool
+
+
+class Silence(NamedTuple):
+    """Silence (``on``) the member in ``seat`` at the table's chat, or let them talk again."""
+
+    member: int
+    seat: int
+    on: bool
+
+
+class DeleteChat(NamedTuple):
+    """Delete the chat message ``message`` written by member ``author`` (the shell looked it up)."""
+
+    member: int
+    message: int
+    author: int
+
+
+# --- a player's own choices ----------------------------------------------------------------------------------
+
+
+class BuyChips(NamedTuple):
+    """A rebuy (busted) or a top-up, up to the starting stack (``amount`` None: all the way), where the host
+    allows them, while the player is in no hand."""
+
+    member: int
+    amount: int | None = None
+
+
+class AnswerRuns(NamedTuple):
+    """Agree (or not) to run the rest of the board twice."""
+
+    member: int
+    agree: bool
+
+
+class ShowOrMuck(NamedTuple):
+    """At a showdown where the hand cannot win: show it, or muck it."""
+
+    member: int
+    show: bool
+
+
+class ShowCards(NamedTuple):
+    """The winner of an uncontested pot shows hole cards ``cards`` (0 and/or 1) after the hand."""
+
+    member: int
+    cards: tuple[int, ...]
+
+
 Command = (
     Open | Configure | Join | Leave | Act | TimeOut | Deal | Away | Back | Rematch | AddBot | RemoveBot | SetCoach
+    | Pause | Resume | RemovePlayer | AdjustStack | ChangeRules | SetOptions | AnswerSeat | HandHost | NameCohost
+    | Silence | DeleteChat | BuyChips | AnswerRuns | ShowOrMuck | ShowCards
 )

@@ -42,10 +42,12 @@ class PlayerSat(NamedTuple):
 
 
 class PlayerLeft(NamedTuple):
-    """A player left their seat; ``removed`` chips (their stack behind) leave the table with them."""
+    """A player left their seat; ``removed`` chips (their stack behind) leave the table with them. ``by``: the
+    host (or co-host) who took them off the table, None when they left themselves."""
 
     seat: int
     removed: int
+    by: int | None = None
 
 
 class PlayerAway(NamedTuple):
@@ -73,6 +75,100 @@ class CoachSet(NamedTuple):
     on: bool
 
 
+# --- the host's controls and the table's options (issue 23): public, each with who did it (``by``, a member) ---
+
+
+class TablePaused(NamedTuple):
+    """The host paused the table: no hand is dealt until it resumes (a hand being played is played out)."""
+
+    by: int
+
+
+class TableResumed(NamedTuple):
+    by: int
+
+
+class StackAdjusted(NamedTuple):
+    """The host set a seat's stack from ``before`` to ``after`` between hands (the difference enters, or leaves,
+    the table: it is counted in the chips that entered)."""
+
+    seat: int
+    before: int
+    after: int
+    by: int
+
+
+class RulesChanged(NamedTuple):
+    """The host changed the blinds, the clock, the time bank or the hand options between hands."""
+
+    rules: RuleSet
+    by: int
+
+
+class OptionsSet(NamedTuple):
+    """How the table is run: rebuys and top-ups allowed, the host approves who sits, spectators may chat."""
+
+    rebuys: bool
+    approval: bool
+    spectator_chat: bool
+    by: int
+
+
+class SeatRequested(NamedTuple):
+    """A member asks to sit (the host approves who sits); ``seat`` is the seat they chose, if any."""
+
+    member: int
+    name: str
+    seat: int | None = None
+
+
+class SeatAnswered(NamedTuple):
+    """The host approved (the player sits in the next event) or denied the request ``request``."""
+
+    request: int
+    approved: bool
+    by: int
+
+
+class HostChanged(NamedTuple):
+    """``member`` is the table's host now; ``by`` the host who handed the role on (None: the host left)."""
+
+    member: int
+    by: int | None = None
+
+
+class CohostSet(NamedTuple):
+    """The host named (``on``) or unnamed ``member`` a co-host."""
+
+    member: int
+    on: bool
+    by: int
+
+
+class ChipsBought(NamedTuple):
+    """A rebuy (``rebuy``: the player was busted) or a top-up of ``amount`` chips, up to the starting stack."""
+
+    seat: int
+    amount: int
+    rebuy: bool
+
+
+class PlayerSilenced(NamedTuple):
+    """The host silenced (``on``) ``member`` at the table's chat, or let them talk again."""
+
+    member: int
+    on: bool
+    by: int
+
+
+class ChatDeleted(NamedTuple):
+    """The host deleted chat message ``message`` written by ``author`` (its text is removed from the store)."""
+
+    message: int
+    author: int
+    by: int
+
+
 class HandEvent(NamedTuple):
     """One event of hand ``hand_no`` (its audience is the inner event's)."""
 
@@ -94,21 +190,35 @@ class RematchOpened(NamedTuple):
 
 TableEvent = (
     TableOpened | SettingsChanged | PlayerSat | PlayerLeft | PlayerAway | PlayerBack | HandEvent | MatchEnded
-    | RematchOpened | CoachSet | TimeBankUsed
+    | RematchOpened | CoachSet | TimeBankUsed | TablePaused | TableResumed | StackAdjusted | RulesChanged
+    | OptionsSet | SeatRequested | SeatAnswered | HostChanged | CohostSet | ChipsBought | PlayerSilenced
+    | ChatDeleted
 )
 
 TYPE_NAMES: dict[type[Any], str] = {
     TableOpened: "table_opened", SettingsChanged: "settings_changed", PlayerSat: "player_sat",
     PlayerLeft: "player_left", PlayerAway: "player_away", PlayerBack: "player_back", HandEvent: "hand",
     MatchEnded: "match_ended", RematchOpened: "rematch_opened", CoachSet: "coach_set",
-    TimeBankUsed: "time_bank_used",
+    TimeBankUsed: "time_bank_used", TablePaused: "table_paused", TableResumed: "table_resumed",
+    StackAdjusted: "stack_adjusted", RulesChanged: "rules_changed", OptionsSet: "options_set",
+    SeatRequested: "seat_requested", SeatAnswered: "seat_answered", HostChanged: "host_changed",
+    CohostSet: "cohost_set", ChipsBought: "chips_bought", PlayerSilenced: "player_silenced",
+    ChatDeleted: "chat_deleted",
 }
 AUDIENCE: dict[type[Any], Audience | None] = {  # None: the inner hand event's audience decides
     TableOpened: Audience.EVERYONE, SettingsChanged: Audience.EVERYONE, PlayerSat: Audience.EVERYONE,
     PlayerLeft: Audience.EVERYONE, PlayerAway: Audience.EVERYONE, PlayerBack: Audience.EVERYONE,
     HandEvent: None, MatchEnded: Audience.EVERYONE, RematchOpened: Audience.EVERYONE, CoachSet: Audience.EVERYONE,
-    TimeBankUsed: Audience.EVERYONE,
+    TimeBankUsed: Audience.EVERYONE, TablePaused: Audience.EVERYONE, TableResumed: Audience.EVERYONE,
+    StackAdjusted: Audience.EVERYONE, RulesChanged: Audience.EVERYONE, OptionsSet: Audience.EVERYONE,
+    SeatRequested: Audience.EVERYONE, SeatAnswered: Audience.EVERYONE, HostChanged: Audience.EVERYONE,
+    CohostSet: Audience.EVERYONE, ChipsBought: Audience.EVERYONE, PlayerSilenced: Audience.EVERYONE,
+    ChatDeleted: Audience.EVERYONE,  # that a message was deleted, and by whom; never its text
 }
+HOST_LOG: tuple[type[Any], ...] = (  # the events of the table's log every player can read (who did what)
+    TablePaused, TableResumed, StackAdjusted, RulesChanged, OptionsSet, SeatRequested, SeatAnswered, HostChanged,
+    CohostSet, ChipsBought, PlayerSilenced, ChatDeleted, CoachSet, SettingsChanged,
+)
 EVENT_TYPES: dict[str, type[Any]] = {name: cls for cls, name in TYPE_NAMES.items()}
 LOG_FORMAT = 2  # v1 was the heads-up room service's ad-hoc payloads (see :mod:`.upgrade`)
 

@@ -21,6 +21,12 @@ BIG_BLIND = range(2, 100_001)
 DEFAULT_BLINDS = (DEFAULT_RULES.small_blind, DEFAULT_RULES.big_blind)
 MIN_STACK_IN_BIG_BLINDS = 10  # a table deep enough to play: the starting stack is at least 10 big blinds
 ACTION_CLOCK_SECONDS = DEFAULT_RULES.action_clock  # the spec's 45 s to act
+ACTION_CLOCK = range(10, 301)  # the action clock a host may set between hands
+CHOICE_SECONDS = 10  # the window to agree to run it twice, or to show or muck, before the default applies
+CHAT_MAX_CHARS = 200  # a chat message, in characters
+CHAT_REACTIONS = ("👍", "👏", "😂", "😮", "😢", "🔥", "🙏", "🍀")  # the emoji a player may react with
+CHAT_KEPT_AFTER_MATCH_HOURS = 24  # a table's chat is removed this long after its match ended
+CHAT_KEPT_IDLE_DAYS = 30  # ... or this long after its last event, when the match never ended
 TIME_BANK = range(0, 301)  # seconds of time bank per player per match (0: the spec's clock alone)
 DEFAULT_TIME_BANK = 60
 NEXT_HAND_SECONDS = 6  # the showdown stays on the table this long before the server deals the next hand
@@ -48,6 +54,10 @@ class Bounds:
     action_clock: int = ACTION_CLOCK_SECONDS
     time_bank: tuple[int, int] = (TIME_BANK.start, TIME_BANK.stop - 1)
     default_time_bank: int = DEFAULT_TIME_BANK
+    action_clock_range: tuple[int, int] = (ACTION_CLOCK.start, ACTION_CLOCK.stop - 1)
+    choice_seconds: int = CHOICE_SECONDS
+    chat_max_chars: int = CHAT_MAX_CHARS
+    chat_reactions: tuple[str, ...] = CHAT_REACTIONS
 
     def to_json(self) -> dict[str, object]:
         return {name: list(v) if isinstance(v, tuple) else v for name in self.__slots__ if (v := getattr(self, name))

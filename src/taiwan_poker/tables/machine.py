@@ -33,42 +33,71 @@ from typing import Any
 
 from ..cards import RandomSource
 from ..rules.actions import ActionKind, IllegalActionError
-from ..rules.events import ActionTaken, HandEnded, HandStarted
-from ..rules.hand import Hand
+from ..rules.events import ActionTaken, CardsShown, HandEnded, HandStarted
+from ..rules.hand import RUNS, Hand
 from ..rules.pots import clockwise_after
 from .commands import (
     Act,
     AddBot,
+    AdjustStack,
+    AnswerRuns,
+    AnswerSeat,
     Away,
     Back,
+    BuyChips,
+    ChangeRules,
     Command,
     Configure,
     Deal,
+    DeleteChat,
+    HandHost,
     Join,
     Leave,
+    NameCohost,
     Open,
+    Pause,
     Rematch,
     RemoveBot,
+    RemovePlayer,
+    Resume,
     SetCoach,
+    SetOptions,
+    ShowCards,
+    ShowOrMuck,
+    Silence,
+    TableOptions,
     TimeOut,
 )
 from .errors import TableError
 from .events import (
+    HOST_LOG,
+    ChatDeleted,
+    ChipsBought,
     CoachSet,
+    CohostSet,
     HandEvent,
+    HostChanged,
     MatchEnded,
+    OptionsSet,
     PlayerAway,
     PlayerBack,
     PlayerLeft,
     PlayerSat,
+    PlayerSilenced,
     RematchOpened,
+    RulesChanged,
+    SeatAnswered,
+    SeatRequested,
     SettingsChanged,
+    StackAdjusted,
     TableEvent,
     TableOpened,
+    TablePaused,
+    TableResumed,
     TimeBankUsed,
 )
-from .limits import AWAY_AFTER_TIMEOUTS, BOT_LEVELS, SEATS
-from .state import Departed, SeatState, TableState
+from .limits import AWAY_AFTER_TIMEOUTS, BOT_LEVELS, SEATS, STACK
+from .state import Departed, SeatRequest, SeatState, TableState
 
 # --- evolve -----------------------------------------------------------------------------------------------------
 
@@ -77,25 +106,32 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
     """The state after one committed event."""
     if isinstance(event, TableOpened):
         return TableState(rules=event.rules, creator=event.creator, seats=(None,) * event.rules.seats, version=1,
-                          guest=event.guest)
+                          guest=event.guest, host=event.creator)
     if state is None:
         raise TableError("the log must start with table_opened", code="bad_event")
     previous_left = state.just_left
     state = replace(state, version=state.version + 1, just_left=None)
     if isinstance(event, HandEvent):
         return _evolve_hand(state, event)
+    if isinstance(event, HOST_LOG) or (isinstance(event, PlayerLeft) and event.by is not None):
+        state = replace(state, log=(*state.log, (state.version, event)))
     if isinstance(event, PlayerSat):
-        state = replace(state, bought_in=state.bought_in + event.stack)
+        state = replace(state, bought_in=state.bought_in + event.stack,
+                        requests=tuple(r for r in state.requests if r.member != event.member))
         return state.with_seat(event.seat, SeatState(event.member, event.name, event.stack, bot=event.bot,
-                                                     bank=state.rules.time_bank))
+                                                     bank=state.rules.time_bank, bought=event.stack))
     if isinstance(event, PlayerLeft):
         seat = state.seats[event.seat]
         assert seat is not None
         state = replace(state, removed=state.removed + event.removed, just_left=event.seat,
+                        cohosts=state.cohosts - {seat.member},
                         departed=(*state.departed, Departed(event.seat, seat.member, seat.name,
                                                             state.started and not state.over, seat.bot,
-                                                            event.removed)))
+                                                            event.removed, seat.bought, event.by)))
         return state.with_seat(event.seat, None)
+    changed = _evolve_host(state, event)
+    if changed is not None:
+        return changed
     if isinstance(event, PlayerAway | PlayerBack):
         seat = state.seats[event.seat]
         assert seat is not None
@@ -105,8 +141,8 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
         assert seat is not None
         return state.with_seat(event.seat, replace(seat, bank=max(0, seat.bank - event.seconds)))
     if isinstance(event, SettingsChanged):
-        seats = tuple(replace(s, stack=event.rules.starting_stack, bank=event.rules.time_bank) if s is not None
-                      else None for s in state.seats)
+        seats = tuple(replace(s, stack=event.rules.starting_stack, bank=event.rules.time_bank,
+                              bought=event.rules.starting_stack) if s is not None else None for s in state.seats)
         seats = seats + (None,) * (event.rules.seats - len(seats))
         bought = sum(s.stack for s in seats if s is not None)
         return replace(state, rules=event.rules, seats=seats[: event.rules.seats], bought_in=bought)
@@ -119,6 +155,45 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
     raise TableError(f"unknown event {event!r}", code="bad_event")  # pragma: no cover - the union is closed
 
 
+def _evolve_host(state: TableState, event: TableEvent) -> TableState | None:
+    """The host's controls and the players' chip events (None: not one of them)."""
+    if isinstance(event, TablePaused | TableResumed):
+        return replace(state, paused_by=event.by if isinstance(event, TablePaused) else None)
+    if isinstance(event, StackAdjusted):
+        seat = state.seats[event.seat]
+        assert seat is not None
+        delta = event.after - event.before
+        state = replace(state, adjusted=state.adjusted + delta)
+        return state.with_seat(event.seat, replace(seat, stack=event.after, bought=seat.bought + delta))
+    if isinstance(event, ChipsBought):
+        seat = state.seats[event.seat]
+        assert seat is not None
+        state = replace(state, rebought=state.rebought + event.amount)
+        return state.with_seat(event.seat, replace(seat, stack=seat.stack + event.amount,
+                                                   bought=seat.bought + event.amount, rebuys=seat.rebuys + 1))
+    if isinstance(event, RulesChanged):
+        old, new = state.rules.time_bank, event.rules.time_bank  # what each player used of their bank stays used
+        seats = tuple(replace(s, bank=max(0, s.bank + new - old)) if s is not None else None for s in state.seats)
+        return replace(state, rules=event.rules, seats=seats)
+    if isinstance(event, OptionsSet):
+        return replace(state, options=TableOptions(event.rebuys, event.approval, event.spectator_chat),
+                       requests=state.requests if event.approval else ())
+    if isinstance(event, SeatRequested):
+        return replace(state, requests=(*state.requests, SeatRequest(state.version, event.member, event.name,
+                                                                     event.seat)))
+    if isinstance(event, SeatAnswered):
+        return replace(state, requests=tuple(r for r in state.requests if r.id != event.request))
+    if isinstance(event, HostChanged):
+        return replace(state, host=event.member, cohosts=state.cohosts - {event.member})
+    if isinstance(event, CohostSet):
+        return replace(state, cohosts=state.cohosts | {event.member} if event.on else state.cohosts - {event.member})
+    if isinstance(event, PlayerSilenced):
+        return replace(state, silenced=state.silenced | {event.member} if event.on else state.silenced - {event.member})
+    if isinstance(event, ChatDeleted):
+        return state
+    return None
+
+
 def _evolve_hand(state: TableState, event: HandEvent) -> TableState:
     inner = event.event
     if isinstance(inner, HandStarted):
@@ -127,7 +202,7 @@ def _evolve_hand(state: TableState, event: HandEvent) -> TableState:
         lineup = tuple(s.member if s is not None and inner.stacks[i] > 0 else None for i, s in enumerate(state.seats))
         return replace(state, hands=(*state.hands, hand), lineups=(*state.lineups, lineup))
     current = state.hand
-    if current is None or current.hand_no != event.hand_no or current.complete:
+    if current is None or current.hand_no != event.hand_no or (current.complete and not isinstance(inner, CardsShown)):
         raise TableError(f"an event of hand {event.hand_no}, which is not running", code="bad_event")
     hand = current.fork()
     hand.apply(inner)
@@ -171,7 +246,7 @@ def decide(state: TableState | None, command: Command, rng: RandomSource | None 
         raise TableError("no such table", code="room_not_found")
     events = HANDLERS[type(command)](state, command, rng)
     after = fold(events, state) if events else state
-    return events + settle(after, rng, deal_when_full=isinstance(command, Join | AddBot))
+    return events + settle(after, rng, deal_when_full=isinstance(command, Join | AddBot | AnswerSeat))
 
 
 def _open(command: Open, rng: RandomSource | None) -> list[TableEvent]:
@@ -180,6 +255,8 @@ def _open(command: Open, rng: RandomSource | None) -> list[TableEvent]:
         raise TableError("a guest plays against bots only: fill every other seat with a bot", code="guest_solo_only")
     events: list[TableEvent] = [TableOpened(rules, command.member, command.guest),
                                 PlayerSat(0, command.member, command.name, rules.starting_stack)]
+    if command.options is not None and command.options != TableOptions():
+        events.append(OptionsSet(*command.options, by=command.member))
     state = fold(events)
     for level in command.bots:
         more = _add_bot(state, AddBot(command.member, level), rng)
@@ -210,6 +287,10 @@ def _time_out(state: TableState, command: TimeOut, rng: RandomSource | None) -> 
     if command.member is not None:
         _seated(state, command.member)
     hand = _running(state)
+    if hand.pending is not None:  # the window for running it twice, or for showing or mucking, has closed
+        if command.over is None:
+            raise TableError("the time to choose has not run out yet", code="clock_running", bank=0)
+        return _wrap(hand.hand_no, hand.fork().close_choices())
     late = hand.to_act
     occupant = state.seats[late] if late is not None else None
     bank = occupant.bank if occupant is not None else 0
@@ -270,8 +351,30 @@ def _rematch(state: TableState, command: Rematch, rng: RandomSource | None) -> l
 
 
 def _creator(state: TableState, member: int, message: str) -> None:
-    if member != state.creator:
+    """The controls the creator had before issue 23: now the host's and the co-hosts' (same error code)."""
+    if not state.is_host(member):
         raise TableError(message, code="not_creator")
+
+
+def _host(state: TableState, member: int, *, only_host: bool = False) -> None:
+    if member != state.host and (only_host or member not in state.cohosts):
+        raise TableError("only the table's host may do that" if only_host else
+                         "only the table's host or a co-host may do that", code="not_host")
+
+
+def _between(state: TableState) -> None:
+    """Host controls that change a seat or the stakes wait for the hand to end."""
+    if state.over:
+        raise TableError("this match is over", code="match_over")
+    if state.hand_running:
+        raise TableError("this waits until the hand is over", code="hand_in_progress")
+
+
+def _occupant(state: TableState, seat: object) -> SeatState:
+    occupant = state.seats[seat] if isinstance(seat, int) and 0 <= seat < len(state.seats) else None
+    if occupant is None:
+        raise TableError(f"seat {seat!r} is empty", code="empty_seat", seat=seat)
+    return occupant
 
 
 def _seated(state: TableState, member: int) -> int:
@@ -305,12 +408,29 @@ def _join(state: TableState, command: Join, rng: RandomSource | None) -> list[Ta
         raise TableError("this match is over", code="match_over")
     if state.started and any(d.member == command.member for d in state.departed):
         raise TableError("you left this match; a rematch starts a new one", code="left_match")
+    seat = _free_seat(state, command.seat)
+    if state.options.approval and not state.is_host(command.member):
+        if state.request_of(command.member) is not None:
+            return []  # asked already: the host has not answered yet
+        return [SeatRequested(command.member, command.name, command.seat)]
+    return [PlayerSat(seat, command.member, command.name, state.rules.starting_stack)]
+
+
+def _free_seat(state: TableState, wanted: int | None) -> int:
+    """``wanted`` when it is free, else the first free seat (``room_full``; ``seat_taken`` for a chosen one)."""
     hand = state.hand
     busy = set(hand.players) if hand is not None and not hand.complete else set()
     free = [i for i, s in enumerate(state.seats) if s is None and i not in busy]
+    if wanted is not None:
+        if isinstance(wanted, bool) or not isinstance(wanted, int) or not 0 <= wanted < len(state.seats):
+            raise TableError(f"seats are numbered 0 to {len(state.seats) - 1}", code="bad_seat",
+                             low=0, high=len(state.seats) - 1)
+        if wanted not in free:
+            raise TableError(f"seat {wanted} is taken", code="seat_taken", seat=wanted)
+        return wanted
     if not free:
         raise TableError("this table's seats are taken", code="room_full")
-    return [PlayerSat(free[0], command.member, command.name, state.rules.starting_stack)]
+    return free[0]
 
 
 def _between_hands(state: TableState, member: int) -> None:
@@ -340,7 +460,7 @@ def _remove_bot(state: TableState, command: RemoveBot, rng: RandomSource | None)
     occupant = state.seats[seat] if isinstance(seat, int) and 0 <= seat < len(state.seats) else None
     if occupant is None or occupant.bot is None:
         raise TableError(f"seat {seat!r} holds no bot", code="no_bot", seat=seat)
-    return [PlayerLeft(seat, occupant.stack)]
+    return [PlayerLeft(seat, occupant.stack, by=command.member)]
 
 
 def _leave(state: TableState, command: Leave, rng: RandomSource | None) -> list[TableEvent]:
@@ -355,14 +475,184 @@ def _leave(state: TableState, command: Leave, rng: RandomSource | None) -> list[
         if not hand.betting.folded[seat]:
             events += _wrap(hand.hand_no, fork.fold_out_of_turn(seat))
         behind = fork.stacks[seat]
+    if command.member == state.host:  # the role passes to a co-host still seated, else the first member seated
+        seated = [s.member for s in state.seats if s is not None and s.bot is None and s.member != command.member]
+        heirs = [m for m in seated if m in state.cohosts] + seated
+        if heirs:
+            events.append(HostChanged(heirs[0]))
     events.append(PlayerLeft(seat, behind))
     return events
+
+
+# --- the host's controls (issue 23) ---------------------------------------------------------------------------
+
+
+def _pause(state: TableState, command: Pause, rng: RandomSource | None) -> list[TableEvent]:
+    _host(state, command.member)
+    if state.over:
+        raise TableError("this match is over", code="match_over")
+    return [] if state.paused_by is not None else [TablePaused(command.member)]
+
+
+def _resume(state: TableState, command: Resume, rng: RandomSource | None) -> list[TableEvent]:
+    _host(state, command.member)
+    return [TableResumed(command.member)] if state.paused_by is not None else []
+
+
+def _remove_player(state: TableState, command: RemovePlayer, rng: RandomSource | None) -> list[TableEvent]:
+    _host(state, command.member)
+    _between(state)
+    occupant = _occupant(state, command.seat)
+    if occupant.member == state.host or occupant.member == command.member:
+        raise TableError("the host cannot be removed (leave, or hand the role on first)", code="not_removable")
+    return [PlayerLeft(command.seat, occupant.stack, by=command.member)]
+
+
+def _adjust_stack(state: TableState, command: AdjustStack, rng: RandomSource | None) -> list[TableEvent]:
+    _host(state, command.member)
+    _between(state)
+    if not state.started:
+        raise TableError("before the first hand, change the starting stack instead", code="table_not_started")
+    occupant = _occupant(state, command.seat)
+    stack = command.stack
+    if isinstance(stack, bool) or not isinstance(stack, int) or not 1 <= stack < STACK.stop:
+        raise TableError(f"a stack is a whole number from 1 to {STACK.stop - 1}", code="bad_stack", low=1,
+                         high=STACK.stop - 1)
+    return [] if stack == occupant.stack else [StackAdjusted(command.seat, occupant.stack, stack, command.member)]
+
+
+def _change_rules(state: TableState, command: ChangeRules, rng: RandomSource | None) -> list[TableEvent]:
+    _host(state, command.member)
+    _between(state)
+    old, new = state.rules, command.rules
+    if (old.decks, old.seats, old.starting_stack) != (new.decks, new.seats, new.starting_stack):
+        raise TableError("the decks, seats and starting stack are fixed once the first hand is dealt",
+                         code="table_started")
+    return [] if new == old else [RulesChanged(new, command.member)]
+
+
+def _set_options(state: TableState, command: SetOptions, rng: RandomSource | None) -> list[TableEvent]:
+    _host(state, command.member)
+    if state.over:
+        raise TableError("this match is over", code="match_over")
+    options = TableOptions(*(bool(x) for x in command.options))
+    return [] if options == state.options else [OptionsSet(*options, by=command.member)]
+
+
+def _answer_seat(state: TableState, command: AnswerSeat, rng: RandomSource | None) -> list[TableEvent]:
+    _host(state, command.member)
+    request = next((r for r in state.requests if r.id == command.request), None)
+    if request is None:
+        raise TableError("no such request to sit", code="no_request")
+    if not command.approve:
+        return [SeatAnswered(request.id, False, command.member)]
+    if state.over:
+        raise TableError("this match is over", code="match_over")
+    try:
+        seat = _free_seat(state, request.seat)
+    except TableError as exc:
+        if exc.code != "seat_taken":
+            raise
+        seat = _free_seat(state, None)  # the seat they chose was taken meanwhile: the first free one
+    return [SeatAnswered(request.id, True, command.member),
+            PlayerSat(seat, request.member, request.name, state.rules.starting_stack)]
+
+
+def _member_in(state: TableState, seat: object) -> int:
+    occupant = _occupant(state, seat)
+    if occupant.bot is not None:
+        raise TableError("a bot cannot take that role", code="bot_seat", seat=seat)
+    return occupant.member
+
+
+def _hand_host(state: TableState, command: HandHost, rng: RandomSource | None) -> list[TableEvent]:
+    _host(state, command.member, only_host=True)
+    heir = _member_in(state, command.seat)
+    return [] if heir == state.host else [HostChanged(heir, command.member)]
+
+
+def _name_cohost(state: TableState, command: NameCohost, rng: RandomSource | None) -> list[TableEvent]:
+    _host(state, command.member, only_host=True)
+    member = _member_in(state, command.seat)
+    if member == state.host or (member in state.cohosts) == bool(command.on):
+        return []
+    return [CohostSet(member, bool(command.on), command.member)]
+
+
+def _silence(state: TableState, command: Silence, rng: RandomSource | None) -> list[TableEvent]:
+    _host(state, command.member)
+    member = _member_in(state, command.seat)
+    if state.is_host(member) and command.on:
+        raise TableError("the host and co-hosts cannot be silenced", code="not_removable")
+    return [] if (member in state.silenced) == bool(command.on) else [PlayerSilenced(member, bool(command.on),
+                                                                                     command.member)]
+
+
+def _delete_chat(state: TableState, command: DeleteChat, rng: RandomSource | None) -> list[TableEvent]:
+    _host(state, command.member)
+    return [ChatDeleted(command.message, command.author, command.member)]
+
+
+# --- a player's own choices -------------------------------------------------------------------------------------
+
+
+def _buy_chips(state: TableState, command: BuyChips, rng: RandomSource | None) -> list[TableEvent]:
+    seat = _seated(state, command.member)
+    if not state.options.rebuys:
+        raise TableError("the host does not allow rebuys or top-ups at this table", code="no_rebuys")
+    if state.over:
+        raise TableError("this match is over", code="match_over")
+    if not state.started:
+        raise TableError("everyone starts with the starting stack", code="table_not_started")
+    hand = state.hand
+    if hand is not None and not hand.complete and hand.dealt_in(seat):
+        raise TableError("this waits until the hand is over", code="hand_in_progress")
+    occupant = state.seats[seat]
+    assert occupant is not None
+    room = state.rules.starting_stack - occupant.stack
+    amount = room if command.amount is None else command.amount
+    if room <= 0:
+        raise TableError("your stack is at the starting stack already", code="bad_amount")
+    if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= room:
+        raise TableError(f"a top-up is 1 to {room} chips (up to the starting stack)", code="bad_amount", high=room)
+    return [ChipsBought(seat, amount, occupant.stack == 0)]
+
+
+def _seat_in_running(state: TableState, member: int) -> tuple[Hand, int]:
+    """The running hand and the member's seat in it (``not_seated`` when they are not dealt in)."""
+    hand = _running(state)
+    seat = state.seat_in_hand(member, len(state.hands) - 1)
+    if seat is None or state.seat_of(member) != seat:
+        raise TableError("you are not in this hand", code="not_seated")
+    return hand, seat
+
+
+def _answer_runs(state: TableState, command: AnswerRuns, rng: RandomSource | None) -> list[TableEvent]:
+    hand, seat = _seat_in_running(state, command.member)
+    return _wrap(hand.hand_no, hand.fork().answer_runs(seat, bool(command.agree)))
+
+
+def _show_or_muck(state: TableState, command: ShowOrMuck, rng: RandomSource | None) -> list[TableEvent]:
+    hand, seat = _seat_in_running(state, command.member)
+    return _wrap(hand.hand_no, hand.fork().choose_show(seat, bool(command.show)))
+
+
+def _show_cards(state: TableState, command: ShowCards, rng: RandomSource | None) -> list[TableEvent]:
+    hand = state.hand
+    seat = state.seat_in_hand(command.member, len(state.hands) - 1) if hand is not None else None
+    if hand is None or seat is None or not hand.complete:
+        raise TableError("only the winner of an uncontested pot may show cards after the hand", code="no_show")
+    return _wrap(hand.hand_no, hand.fork().show_cards(seat, tuple(command.cards)))
 
 
 Handler = Callable[[TableState, Any, RandomSource | None], list[TableEvent]]
 HANDLERS: dict[type[Any], Handler] = {  # every command but Open, which starts a table instead of changing one
     Join: _join, Leave: _leave, Act: _act, TimeOut: _time_out, Deal: _deal_command, Away: _away, Back: _back,
     Configure: _configure, AddBot: _add_bot, RemoveBot: _remove_bot, SetCoach: _set_coach, Rematch: _rematch,
+    Pause: _pause, Resume: _resume, RemovePlayer: _remove_player, AdjustStack: _adjust_stack,
+    ChangeRules: _change_rules, SetOptions: _set_options, AnswerSeat: _answer_seat, HandHost: _hand_host,
+    NameCohost: _name_cohost, Silence: _silence, DeleteChat: _delete_chat, BuyChips: _buy_chips,
+    AnswerRuns: _answer_runs, ShowOrMuck: _show_or_muck, ShowCards: _show_cards,
 }
 
 
@@ -373,8 +663,10 @@ def _deal(state: TableState, member: int | None, rng: RandomSource | None) -> li
         raise TableError("the current hand is still being played", code="hand_in_progress")
     if member is not None:
         _seated(state, member)
-        if not state.started and member != state.creator and state.seat_of(state.creator) is not None:
-            raise TableError("the table's creator deals the first hand", code="not_creator")
+        if not state.started and not state.is_host(member):
+            raise TableError("the table's host deals the first hand", code="not_creator")
+    if state.paused_by is not None:
+        raise TableError("the host paused the table", code="host_paused")
     if len(state.present()) < 2 or not state.members_present():
         raise TableError("fewer than two players are here; the table waits", code="table_paused")
     return _wrap(len(state.hands) + 1, _start_hand(state, rng).events)
@@ -416,6 +708,15 @@ def settle(state: TableState, rng: RandomSource | None = None, *, deal_when_full
 def _next_consequence(state: TableState, rng: RandomSource | None, deal_when_full: bool) -> list[TableEvent]:
     hand = state.hand
     if hand is not None and not hand.complete:
+        pending = hand.pending
+        if pending is not None:  # bots, away players and empty seats answer at once: no, and muck
+            for chooser in pending.seats:
+                who = state.seats[chooser]
+                if who is None or who.away or who.bot is not None or not state.members_seated():
+                    fork = hand.fork()
+                    return _wrap(hand.hand_no, fork.answer_runs(chooser, False) if pending.kind == RUNS
+                                 else fork.choose_show(chooser, False))
+            return []
         seat = hand.to_act
         occupant = state.seats[seat] if seat is not None else None
         if seat is not None and (occupant is None or occupant.away or not state.members_seated()):
@@ -427,22 +728,24 @@ def _next_consequence(state: TableState, rng: RandomSource | None, deal_when_ful
         return []
     if state.started:
         holders = state.with_chips()
-        if len(holders) <= 1:
+        rebuying = state.options.rebuys and bool(state.busted_members())  # a busted member may buy back in
+        if len(holders) <= 1 and not rebuying:
             return [MatchEnded(holders[0] if holders else None)]
-        if not state.members_hold_chips():
+        if not state.members_hold_chips() and not rebuying:
             return [MatchEnded(None)]  # every member left or went broke: bots do not play on for themselves
         return []
     if state.departed and not state.members_seated():
         return [MatchEnded(None)]  # every member left before the first hand: the table closes
     full = all(s is not None for s in state.seats)
-    if full and deal_when_full and len(state.present()) >= 2 and state.members_present():
+    if full and deal_when_full and len(state.present()) >= 2 and state.members_present() and state.paused_by is None:
         return _wrap(1, _start_hand(state, rng).events)  # the table is full: the first hand is dealt
     return []
 
 
 def chips_conserved(state: TableState) -> bool:
-    """Every chip brought to the table is in play or was taken off by a player who left."""
-    return state.chips_in_play() + state.removed == state.bought_in
+    """Every chip that entered the table (starting stacks, rebuys and top-ups, the host's adjustments) is in play
+    or was taken off by a player who left."""
+    return state.chips_in_play() + state.removed == state.chips_entered
 
 
 def legal_for(state: TableState, seat: int | None) -> list[str] | None:
@@ -457,7 +760,8 @@ def legal_for(state: TableState, seat: int | None) -> list[str] | None:
 
 
 __all__ = [
-    "Act", "AddBot", "Away", "Back", "Command", "Configure", "Deal", "IllegalActionError", "Join", "Leave", "Open",
-    "Rematch", "RemoveBot", "SetCoach", "TableError", "TimeOut", "chips_conserved", "decide", "evolve", "fold",
-    "legal_for", "settle",
+    "Act", "AddBot", "AdjustStack", "AnswerRuns", "AnswerSeat", "Away", "Back", "BuyChips", "ChangeRules", "Command",
+    "Configure", "Deal", "DeleteChat", "HandHost", "IllegalActionError", "Join", "Leave", "NameCohost", "Open",
+    "Pause", "Rematch", "RemoveBot", "RemovePlayer", "Resume", "SetCoach", "SetOptions", "ShowCards", "ShowOrMuck",
+    "Silence", "TableError", "TimeOut", "chips_conserved", "decide", "evolve", "fold", "legal_for", "settle",
 ]

@@ -7,10 +7,15 @@ bad input the same way and in the reader's language.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from ..errors import TaiwanPokerError
 from ..rules import Action, ActionKind, RuleSet
+from .commands import TableOptions
 from .errors import TableError
 from .limits import (
+    ACTION_CLOCK,
     ACTION_CLOCK_SECONDS,
     BIG_BLIND,
     BOT_LEVELS,
@@ -37,10 +42,20 @@ def whole(value: object, name: str, allowed: range, code: str) -> int:
     return value
 
 
+def flag(value: object, name: str) -> bool:
+    """A JSON true or false (nothing else), else ``bad_option``."""
+    if not isinstance(value, bool):
+        raise TableError(f"{name} must be true or false, not {value!r}", code="bad_option", option=name)
+    return value
+
+
 def table_rules(decks: object = DEFAULT_DECKS, seats: object = DEFAULT_SEATS, stack: object = DEFAULT_STACK,
                 blinds: object = DEFAULT_BLINDS, action_clock: int = ACTION_CLOCK_SECONDS,
-                time_bank: object = DEFAULT_TIME_BANK) -> RuleSet:
+                time_bank: object = DEFAULT_TIME_BANK, straddle: object = False, run_twice: object = False,
+                show_or_muck: object = False) -> RuleSet:
     """A member table's rules from its settings, each checked against :mod:`.limits`."""
+    hand_options = {name: flag(value, name) for name, value in (("straddle", straddle), ("run_twice", run_twice),
+                                                                 ("show_or_muck", show_or_muck))}
     d = whole(decks, "decks", DECKS, "bad_decks")
     bank = whole(time_bank, "the time bank", TIME_BANK, "bad_time_bank")
     n = whole(seats, "seats", SEATS, "bad_seats")
@@ -55,9 +70,40 @@ def table_rules(decks: object = DEFAULT_DECKS, seats: object = DEFAULT_SEATS, st
                          code="bad_stack", low=MIN_STACK_IN_BIG_BLINDS * big, high=STACK.stop - 1)
     try:
         return RuleSet(decks=d, seats=n, starting_stack=s, small_blind=small, big_blind=big, action_clock=action_clock,
-                       time_bank=bank)
+                       time_bank=bank, straddle=hand_options["straddle"], run_twice=hand_options["run_twice"],
+                       show_or_muck=hand_options["show_or_muck"])
     except TaiwanPokerError as exc:  # e.g. the shoe is too small for the seats
         raise TableError(exc.message, code="bad_rules") from None
+
+
+NO_OPTIONS = TableOptions()
+HAND_OPTIONS = ("straddle", "run_twice", "show_or_muck")
+STAKES = ("blinds", "action_clock", "time_bank", *HAND_OPTIONS)  # what a host may change between hands
+
+
+def changed_rules(rules: RuleSet, changes: dict[str, Any]) -> RuleSet:
+    """The table's rules with a host's changes between hands (any of :data:`STAKES`; the rest stay)."""
+    unknown = set(changes) - set(STAKES)
+    if unknown:
+        raise TableError(f"only {', '.join(STAKES)} change between hands", code="bad_option",
+                         option=", ".join(sorted(unknown)))
+    clock = changes.get("action_clock", rules.action_clock)
+    if clock != rules.action_clock:
+        whole(clock, "the action clock", ACTION_CLOCK, "bad_clock")
+    new = table_rules(rules.decks, rules.seats, rules.starting_stack,
+                      changes.get("blinds", [rules.small_blind, rules.big_blind]), clock,
+                      changes.get("time_bank", rules.time_bank),
+                      **{name: changes.get(name, getattr(rules, name)) for name in HAND_OPTIONS})
+    return replace(new, structure=rules.structure, burns=rules.burns, ranking=rules.ranking)
+
+
+def table_options(changes: dict[str, Any], current: TableOptions = NO_OPTIONS) -> TableOptions:
+    """The table's options with ``changes`` (``rebuys``, ``approval``, ``spectator_chat``; the rest stay)."""
+    unknown = set(changes) - set(TableOptions._fields)
+    if unknown:
+        raise TableError(f"the options are {', '.join(TableOptions._fields)}", code="bad_option",
+                         option=", ".join(sorted(unknown)))
+    return current._replace(**{name: flag(value, name) for name, value in changes.items()})
 
 
 def parse_action(obj: object) -> Action:
@@ -94,4 +140,4 @@ def bot_seats(bots: object, rules: RuleSet, level: object = None) -> tuple[str, 
     return (bot_level(level),) * count if count else ()
 
 
-__all__ = ["bot_level", "bot_seats", "parse_action", "table_rules", "whole"]
+__all__ = ["bot_level", "bot_seats", "changed_rules", "flag", "parse_action", "table_options", "table_rules", "whole"]

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import NamedTuple
 
 from ..rules.hand import Hand
 from ..rules.ruleset import RuleSet
+from .commands import TableOptions
+from .events import TableEvent
+
+NO_OPTIONS = TableOptions()
 
 
 class Phase(StrEnum):
@@ -38,6 +43,8 @@ class SeatState:
     timeouts: int = 0
     bot: str | None = None
     bank: int = 0
+    bought: int = 0  # every chip this player brought to the table: the starting stack, rebuys, top-ups
+    rebuys: int = 0  # rebuys and top-ups made
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +57,17 @@ class Departed:
     during_match: bool = False  # left after the first hand was dealt (and before the match ended)
     bot: str | None = None
     took: int = 0  # the chips they took off the table with them
+    bought: int = 0  # the chips they brought (starting stack, rebuys and top-ups)
+    removed_by: int | None = None  # the host who took them off the table, if it was not their choice
+
+
+class SeatRequest(NamedTuple):
+    """A request to sit that waits for the host: its id (the version of its event), who asks, the seat chosen."""
+
+    id: int
+    member: int
+    name: str
+    seat: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +88,31 @@ class TableState:
     forfeit: int | None = None  # the seat whose leaving ended the match
     coach: bool | None = None  # the creator's choice; None: the default (on at tables with bots)
     guest: bool = False  # a guest's solo table: no member joins it
+    host: int = 0  # the member who runs the table (the creator, until they hand the role on or leave)
+    cohosts: frozenset[int] = frozenset()  # members the host named to share the controls
+    paused_by: int | None = None  # the host who paused the table (no hand is dealt until it resumes)
+    options: TableOptions = NO_OPTIONS
+    requests: tuple[SeatRequest, ...] = ()  # requests to sit waiting for the host
+    silenced: frozenset[int] = frozenset()  # members the host silenced at the chat
+    rebought: int = 0  # chips that entered by rebuys and top-ups
+    adjusted: int = 0  # chips the host's stack adjustments added (negative: took away)
+    log: tuple[tuple[int, TableEvent], ...] = ()  # the host's actions and the table's chip events, by version
+
+    @property
+    def chips_entered(self) -> int:
+        """Every chip that entered the table: starting stacks, rebuys and top-ups, and the host's adjustments."""
+        return self.bought_in + self.rebought + self.adjusted
+
+    def is_host(self, member: int | None) -> bool:
+        """Whether ``member`` may use the host's controls: the host or a co-host."""
+        return member is not None and (member == self.host or member in self.cohosts)
+
+    def request_of(self, member: int) -> SeatRequest | None:
+        return next((r for r in self.requests if r.member == member), None)
+
+    def busted_members(self) -> list[int]:
+        """Seats of members (not bots) seated with no chips: they may buy back in where rebuys are allowed."""
+        return [i for i, s in enumerate(self.seats) if s is not None and s.bot is None and s.stack == 0]
 
     @property
     def coach_on(self) -> bool:
@@ -129,7 +172,7 @@ class TableState:
     def chips_in_play(self) -> int:
         """Chips of seated players (behind) plus the running hand's pot."""
         hand = self.hand
-        pot = hand.pot - sum(p.amount for p in hand.pots) if hand is not None and not hand.complete else 0
+        pot = hand.pot - hand.awarded if hand is not None and not hand.complete else 0
         return sum(self.stacks()) + pot  # pots already awarded are in the winners' stacks
 
     def present(self) -> list[int]:
@@ -164,7 +207,7 @@ class TableState:
             return Phase.OVER
         if not self.started:
             return Phase.WAITING
-        if self.hand_running or (len(self.present()) >= 2 and self.members_present()):
+        if self.hand_running or (len(self.present()) >= 2 and self.members_present() and self.paused_by is None):
             return Phase.PLAYING
         return Phase.PAUSED
 

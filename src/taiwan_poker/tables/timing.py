@@ -13,19 +13,24 @@ from __future__ import annotations
 import datetime as dt
 
 from .commands import Deal, TimeOut
-from .limits import NEXT_HAND_SECONDS
+from .limits import CHOICE_SECONDS, NEXT_HAND_SECONDS
 from .state import Phase, TableState
 
 NEXT_HAND_DELAY = dt.timedelta(seconds=NEXT_HAND_SECONDS)
+CHOICE_WINDOW = dt.timedelta(seconds=CHOICE_SECONDS)
 SERVER_GRACE = dt.timedelta(seconds=1)  # the seated members' time-out button comes first, by this much
 
 
 def schedule(state: TableState, now: dt.datetime, bot_pause: float) -> tuple[str, dt.datetime | None]:
     """The table's status and its next deadline, from ``now``: a bot acts after ``bot_pause`` seconds (never on
-    the clock), a player within the action clock, and the next hand follows the showdown pause."""
+    the clock), a player within the action clock, the choices to run it twice or to show or muck within a short
+    window (then the default applies: once, muck), and the next hand follows the showdown pause."""
     phase = state.phase
     if phase is not Phase.PLAYING:
         return phase.value, None
+    hand = state.hand
+    if hand is not None and not hand.complete and hand.pending is not None:
+        return phase.value, now + CHOICE_WINDOW
     if state.bot_to_act() is not None:
         return phase.value, now + dt.timedelta(seconds=bot_pause)
     if state.hand_running:

@@ -13,8 +13,27 @@ from typing import Any
 from ..rules.events import ActionTaken, BoardDealt
 from ..rules.hand import Hand
 from ..rules.views import events_for, public_view, seat_part, view
+from .events import (
+    TYPE_NAMES,
+    ChatDeleted,
+    ChipsBought,
+    CoachSet,
+    CohostSet,
+    HostChanged,
+    OptionsSet,
+    PlayerLeft,
+    PlayerSilenced,
+    RulesChanged,
+    SeatAnswered,
+    SeatRequested,
+    SettingsChanged,
+    StackAdjusted,
+    TableEvent,
+)
 from .machine import legal_for
 from .state import TableState
+
+LOG_IN_VIEW = 50  # the newest entries of the table's log in every view (all of them: GET .../log)
 
 
 def last_actions(hand: Hand) -> dict[str, dict[str, Any]]:
@@ -35,22 +54,74 @@ def players(state: TableState) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [
         {"seat": i, "name": s.name, "left": False, "away": s.away, "stack": stacks[i],
          "creator": s.member == state.creator, "bot": s.bot is not None, "level": s.bot, "bank": s.bank,
-         "busted": state.started and stacks[i] == 0 and not state.hand_running}
+         "busted": state.started and stacks[i] == 0 and not state.hand_running,
+         "host": s.member == state.host, "cohost": s.member in state.cohosts, "silenced": s.member in state.silenced,
+         "bought": s.bought, "rebuys": s.rebuys}
         for i, s in enumerate(state.seats) if s is not None
     ]
     out += [{"seat": d.seat, "name": d.name, "left": True, "away": False, "stack": 0,
              "creator": d.member == state.creator, "bot": d.bot is not None, "level": d.bot, "bank": 0,
-             "busted": False} for d in state.departed]
+             "busted": False, "host": False, "cohost": False, "silenced": False, "bought": d.bought, "rebuys": 0,
+             "removed": d.removed_by is not None} for d in state.departed]
     return out
+
+
+def names(state: TableState) -> dict[int, str]:
+    """Every member's name at this table (those seated now, those who left, those who asked to sit)."""
+    out = {d.member: d.name for d in state.departed}
+    out.update({e.member: e.name for _v, e in state.log if isinstance(e, SeatRequested)})
+    out.update({s.member: s.name for s in state.seats if s is not None})
+    return out
+
+
+def log_entry(version: int, event: TableEvent, who: dict[int, str], requests: dict[int, str]) -> dict[str, Any]:
+    """One entry of the table's log as everyone reads it: what happened, who did it (a name), to whom."""
+    by = getattr(event, "by", None)
+    out: dict[str, Any] = {"version": version, "type": TYPE_NAMES[type(event)],
+                           "by": who.get(by, "") if by is not None else None}
+    if isinstance(event, StackAdjusted):
+        out.update(seat=event.seat, before=event.before, after=event.after)
+    elif isinstance(event, ChipsBought):
+        out.update(seat=event.seat, amount=event.amount, rebuy=event.rebuy)
+    elif isinstance(event, PlayerLeft):
+        out.update(seat=event.seat, took=event.removed)
+    elif isinstance(event, RulesChanged | SettingsChanged):
+        r = event.rules
+        out.update(blinds=[r.small_blind, r.big_blind], action_clock=r.action_clock, time_bank=r.time_bank,
+                   straddle=r.straddle, run_twice=r.run_twice, show_or_muck=r.show_or_muck)
+    elif isinstance(event, OptionsSet):
+        out.update(rebuys=event.rebuys, approval=event.approval, spectator_chat=event.spectator_chat)
+    elif isinstance(event, SeatRequested):
+        out.update(name=event.name, seat=event.seat, request=version)
+    elif isinstance(event, SeatAnswered):
+        out.update(name=requests.get(event.request, ""), approved=event.approved, request=event.request)
+    elif isinstance(event, HostChanged | CohostSet | PlayerSilenced):
+        out["name"] = who.get(event.member, "")
+        if not isinstance(event, HostChanged):
+            out["on"] = event.on
+    elif isinstance(event, ChatDeleted):
+        out.update(message=event.message, name=who.get(event.author, ""))
+    elif isinstance(event, CoachSet):
+        out["on"] = event.on
+    return out
+
+
+def table_log(state: TableState, since: int = 0) -> list[dict[str, Any]]:
+    """The table's log every player can read: each host action with who did it, and the chips that entered."""
+    who = names(state)
+    requests = {v: e.name for v, e in state.log if isinstance(e, SeatRequested)}
+    return [log_entry(v, e, who, requests) for v, e in state.log if v > since]
 
 
 def summary(state: TableState) -> list[dict[str, Any]]:
     """Every player who held chips at this table, with the chips they hold now or took away when they left
     (bots removed included), largest first; the chips add up to every chip that entered the table."""
     stacks = state.stacks()
-    rows = [{"seat": i, "name": s.name, "bot": s.bot is not None, "left": False, "chips": stacks[i]}
+    rows = [{"seat": i, "name": s.name, "bot": s.bot is not None, "left": False, "chips": stacks[i],
+             "bought": s.bought, "rebuys": s.rebuys}
             for i, s in enumerate(state.seats) if s is not None]
-    rows += [{"seat": d.seat, "name": d.name, "bot": d.bot is not None, "left": True, "chips": d.took}
+    rows += [{"seat": d.seat, "name": d.name, "bot": d.bot is not None, "left": True, "chips": d.took,
+              "bought": d.bought, "rebuys": 0, "removed": d.removed_by is not None}
              for d in state.departed if d.during_match or d.took]
     return sorted(rows, key=lambda r: -int(r["chips"]))
 
@@ -73,6 +144,11 @@ def public_table_view(state: TableState) -> dict[str, Any]:
         "hand": None,
         "match": None,
         "coach": state.coach_on,  # the same for everyone at the table
+        "options": {**state.options._asdict(), "straddle": rules.straddle, "run_twice": rules.run_twice,
+                    "show_or_muck": rules.show_or_muck},
+        "paused": {"by": names(state).get(state.paused_by, "")} if state.paused_by is not None else None,
+        "requests": [{"id": r.id, "name": r.name, "seat": r.seat} for r in state.requests],
+        "log": table_log(state)[-LOG_IN_VIEW:],
     }
     hand = state.hand
     if hand is not None:
@@ -90,7 +166,8 @@ def public_table_view(state: TableState) -> dict[str, Any]:
             "left": left,  # seats whose players left during the match, in order
             "forfeit": state.forfeit,  # the seat whose leaving ended it, if it ended that way
             "summary": summary(state),  # everyone who held chips: what they hold or took away
-            "chips": state.bought_in,  # every chip that entered the table (the summary's total)
+            "chips": state.chips_entered,  # every chip that entered the table (the summary's total)
+            "bought_in": state.bought_in, "rebought": state.rebought, "adjusted": state.adjusted,
         }
     return out
 
@@ -108,6 +185,11 @@ def table_view(state: TableState, member: int | None, public: dict[str, Any] | N
     # a player who left this match may not take a seat in it again (the page offers them none)
     out["left_match"] = seat is None and state.started and any(d.member == member for d in state.departed)
     out["busted"] = seat is not None and state.started and not state.hand_running and state.stacks()[seat] == 0
+    out["host"] = member is not None and member == state.host
+    out["cohost"] = member is not None and member in state.cohosts
+    out["requested"] = seat is None and member is not None and state.request_of(member) is not None
+    out["silenced"] = member is not None and member in state.silenced
+    out["may_buy"] = may_buy(state, seat)
     hand = state.hand
     if hand is not None:
         in_hand = state.seat_in_hand(member, len(state.hands) - 1)  # who held the seat when it was dealt
@@ -120,6 +202,16 @@ def table_view(state: TableState, member: int | None, public: dict[str, Any] | N
         if private:
             out["hand"] = {**out["hand"], **private}
     return out
+
+
+def may_buy(state: TableState, seat: int | None) -> int:
+    """The most chips the player in ``seat`` may buy now (a rebuy or a top-up to the starting stack), 0: none."""
+    occupant = state.seats[seat] if seat is not None else None
+    hand = state.hand
+    if occupant is None or not state.options.rebuys or state.over or not state.started \
+            or (hand is not None and not hand.complete and hand.dealt_in(seat)):  # type: ignore[arg-type]
+        return 0
+    return max(0, state.rules.starting_stack - occupant.stack)
 
 
 def history(state: TableState, member: int | None) -> list[dict[str, Any]]:

@@ -1,0 +1,427 @@
+"""The host's table (issue 23): host controls, rebuys and top-ups, seat choice, the table's options, the choices at
+a showdown and an all-in, each as a command of the table machine with a public event, rule by rule."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from taiwan_poker.errors import TaiwanPokerError
+from taiwan_poker.rules import Action, ActionKind
+from taiwan_poker.rules.events import CardsShown, HandMucked, RunsChosen, RunsOffered
+from taiwan_poker.tables import (
+    Act,
+    AddBot,
+    AdjustStack,
+    AnswerRuns,
+    AnswerSeat,
+    BuyChips,
+    ChangeRules,
+    Deal,
+    DeleteChat,
+    HandHost,
+    Join,
+    Leave,
+    NameCohost,
+    Pause,
+    RemovePlayer,
+    Resume,
+    SetOptions,
+    ShowCards,
+    ShowOrMuck,
+    Silence,
+    TableError,
+    TableOptions,
+    TimeOut,
+    table_view,
+)
+from taiwan_poker.tables.events import (
+    ChipsBought,
+    HandEvent,
+    HostChanged,
+    PlayerLeft,
+    RulesChanged,
+    SeatRequested,
+    StackAdjusted,
+    TablePaused,
+)
+from taiwan_poker.tables.settings import changed_rules, table_options
+from taiwan_poker.tables.state import Phase
+from taiwan_poker.tables.timing import due, schedule
+from taiwan_poker.tables.views import summary, table_log
+from tests.tables.test_table_machine import Table, member_to_act, seated_table
+
+
+def finish_hand(t: Table, kind: ActionKind = ActionKind.FOLD) -> None:
+    """Everyone folds (or checks and calls) until the hand is over."""
+    while t.s.hand_running:
+        hand = t.s.hand
+        assert hand is not None
+        if hand.pending is not None:
+            t.do(TimeOut(None))
+            continue
+        legal = hand.legal()
+        move = kind if legal.allows(kind) else ActionKind.CHECK if legal.allows(ActionKind.CHECK) else ActionKind.CALL
+        t.do(Act(member_to_act(t), Action(move)))
+
+
+def refused(t: Table, command: Any) -> str:
+    """The code a refused command gives (``illegal_action.<reason>`` for the engine's refusals)."""
+    with pytest.raises(TaiwanPokerError) as info:
+        t.do(command)
+    reason = info.value.params.get("reason") if info.value.code == "illegal_action" else None
+    return f"{info.value.code}.{reason}" if reason else info.value.code
+
+
+# --- host controls --------------------------------------------------------------------------------------------
+
+
+def test_the_host_pauses_between_hands_and_no_hand_is_dealt_until_they_resume() -> None:
+    t = seated_table(3)  # a full table: hand 1 is dealt
+    finish_hand(t)
+    t.do(Pause(100))
+    assert t.s.phase is Phase.PAUSED and table_view(t.s, 101)["paused"] == {"by": "P100"}
+    assert refused(t, Deal(None)) == "host_paused" and refused(t, Deal(101)) == "host_paused"
+    assert schedule(t.s, dt.datetime.now(dt.UTC), 0.0)[1] is None, "no deadline: the server deals nothing"
+    t.do(Resume(100))
+    assert t.s.phase is Phase.PLAYING
+    t.do(Deal(None))
+    assert t.s.hand_running
+
+
+def test_a_pause_asked_for_during_a_hand_lets_the_hand_finish_then_holds_the_next() -> None:
+    t = seated_table(3)
+    t.do(Pause(100))
+    assert t.s.hand_running and t.s.phase is Phase.PLAYING, "the hand in play is played out"
+    finish_hand(t)
+    assert t.s.phase is Phase.PAUSED
+    assert due(t.s, dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1), dt.datetime.now(dt.UTC)) is None
+
+
+def test_only_the_host_or_a_cohost_uses_the_controls() -> None:
+    t = seated_table(3)
+    finish_hand(t)
+    for command in (Pause(101), RemovePlayer(101, 2), AdjustStack(101, 2, 500), SetOptions(101, TableOptions(True))):
+        assert refused(t, command) == "not_host"
+    assert refused(t, NameCohost(101, 1, True)) == "not_host"
+    t.do(NameCohost(100, 1, True))
+    t.do(Pause(101))
+    assert t.s.paused_by == 101
+    assert refused(t, HandHost(101, 1)) == "not_host", "only the host hands the role on"
+    assert refused(t, NameCohost(101, 2, True)) == "not_host", "only the host names co-hosts"
+
+
+def test_the_host_removes_a_player_between_hands_and_their_stack_is_listed_in_the_summary() -> None:
+    t = seated_table(3)
+    assert refused(t, RemovePlayer(100, 2)) == "hand_in_progress"
+    finish_hand(t)
+    chips = t.s.stacks()[2]
+    events = t.do(RemovePlayer(100, 2))
+    assert events[0] == PlayerLeft(2, chips, by=100)
+    row = next(r for r in summary(t.s) if r["name"] == "P102")
+    assert row["left"] and row["removed"] and row["chips"] == chips
+    assert refused(t, Join(102, "P102")) == "left_match", "a removed player does not sit again in this match"
+    assert refused(t, RemovePlayer(100, 0)) == "not_removable", "the host leaves, or hands the role on, instead"
+    assert table_log(t.s)[-1] == {"version": t.s.version - (len(events) - 1), "type": "player_left", "by": "P100",
+                                  "seat": 2, "took": chips}
+
+
+def test_an_adjusted_stack_is_a_public_event_with_who_did_it_and_the_chips_still_add_up() -> None:
+    t = seated_table(2)
+    finish_hand(t)
+    before = t.s.stacks()[1]
+    t.do(AdjustStack(100, 1, 5000))
+    assert t.s.stacks()[1] == 5000 and t.s.adjusted == 5000 - before
+    entry = table_view(t.s, None)["log"][-1]
+    assert entry == {"version": t.s.version, "type": "stack_adjusted", "by": "P100", "seat": 1, "before": before,
+                     "after": 5000}
+    assert table_view(t.s, 101)["match"]["chips"] == 4000 + 5000 - before
+    assert sum(r["chips"] for r in summary(t.s)) == t.s.chips_entered
+    t.do(Deal(None))
+    assert refused(t, AdjustStack(100, 1, 10)) == "hand_in_progress"
+
+
+def test_new_blinds_and_clock_apply_from_the_next_hand_and_used_time_bank_stays_used() -> None:
+    t = seated_table(2, time_bank=60)
+    t.state = replace(t.s, seats=tuple(replace(s, bank=40) if s is not None else None for s in t.s.seats))
+    new = changed_rules(t.s.rules, {"blinds": [25, 50], "action_clock": 30, "time_bank": 90})
+    assert refused(t, ChangeRules(100, new)) == "hand_in_progress"
+    finish_hand(t)
+    t.do(ChangeRules(100, new))
+    assert t.s.rules.big_blind == 50 and t.s.rules.action_clock == 30
+    assert all(s.bank == 70 for s in t.s.seats if s is not None), "20 s used of 60: 70 of the new 90 are left"
+    t.do(Deal(None))
+    hand = t.s.hand
+    assert hand is not None and hand.betting.current_bet == 50
+    assert isinstance(next(e for _v, e in t.s.log if isinstance(e, RulesChanged)), RulesChanged)
+    with pytest.raises(TableError) as info:
+        changed_rules(t.s.rules, {"decks": 3})
+    assert info.value.code == "bad_option"
+    with pytest.raises(TableError) as info:
+        changed_rules(t.s.rules, {"action_clock": 2})
+    assert info.value.code == "bad_clock"
+
+
+def test_asking_to_sit_waits_for_the_host_who_approves_or_denies() -> None:
+    t = seated_table(2, seats=4)
+    t.do(SetOptions(100, table_options({"approval": True})))
+    events = t.do(Join(200, "Asker", seat=3))
+    assert events == [SeatRequested(200, "Asker", 3)] and t.s.seat_of(200) is None
+    assert table_view(t.s, 200)["requested"] and table_view(t.s, None)["requests"][0]["name"] == "Asker"
+    assert t.do(Join(200, "Asker")) == [], "asking twice changes nothing"
+    request = t.s.requests[0].id
+    assert refused(t, AnswerSeat(101, request, True)) == "not_host"
+    t.do(AnswerSeat(100, request, True))
+    assert t.s.seat_of(200) == 3 and not t.s.requests
+    t.do(Join(201, "Other"))
+    t.do(AnswerSeat(100, t.s.requests[0].id, False))
+    assert t.s.seat_of(201) is None and not t.s.requests
+    kinds = [e["type"] for e in table_log(t.s)]
+    assert kinds[-4:] == ["seat_requested", "seat_answered", "seat_requested", "seat_answered"]
+    assert [e.get("approved") for e in table_log(t.s) if e["type"] == "seat_answered"] == [True, False]
+
+
+def test_the_host_hands_the_role_on_and_names_and_unnames_cohosts() -> None:
+    t = seated_table(3)
+    t.do(NameCohost(100, 2, True))
+    assert t.s.cohosts == {102}
+    t.do(NameCohost(100, 2, False))
+    assert t.s.cohosts == frozenset()
+    t.do(HandHost(100, 1))
+    assert t.s.host == 101 and table_view(t.s, 101)["host"] and not table_view(t.s, 100)["host"]
+    assert refused(t, Pause(100)) == "not_host"
+    assert [e["type"] for e in table_log(t.s)][-3:] == ["cohost_set", "cohost_set", "host_changed"]
+
+
+def test_when_the_host_leaves_a_cohost_takes_the_role_else_the_first_member_seated() -> None:
+    t = seated_table(4, seats=5)
+    t.do(NameCohost(100, 3, True))
+    events = t.do(Leave(100))
+    assert HostChanged(103) in events and t.s.host == 103
+    t.do(Leave(103))
+    assert t.s.host == 101
+
+
+def test_a_bot_gets_no_role_and_the_host_cannot_be_silenced() -> None:
+    t = Table(3)
+    t.do(AddBot(100, "solid"))
+    assert refused(t, HandHost(100, 1)) == "bot_seat"
+    t.do(Join(101, "P101"))
+    t.do(NameCohost(100, 2, True))
+    assert refused(t, Silence(100, 2, True)) == "not_removable"
+    assert refused(t, Silence(100, 0, True)) == "not_removable"
+
+
+def test_silencing_and_deleting_chat_are_host_events_in_the_log() -> None:
+    t = seated_table(3)
+    t.do(Silence(100, 2, True))
+    assert 102 in t.s.silenced and table_view(t.s, 102)["silenced"]
+    t.do(DeleteChat(100, 7, 102))
+    assert refused(t, DeleteChat(101, 7, 102)) == "not_host"
+    t.do(Silence(100, 2, False))
+    log = table_log(t.s)
+    assert [(e["type"], e.get("name"), e.get("on")) for e in log[-3:]] == [
+        ("player_silenced", "P102", True), ("chat_deleted", "P102", None), ("player_silenced", "P102", False)]
+    assert log[-2]["message"] == 7
+
+
+def test_every_host_action_is_in_the_log_everyone_reads_with_who_did_it() -> None:
+    t = seated_table(3)
+    finish_hand(t)
+    t.do(Pause(100))
+    t.do(Resume(100))
+    t.do(SetOptions(100, table_options({"rebuys": True, "spectator_chat": True})))
+    t.do(AdjustStack(100, 2, 1234))
+    t.do(ChangeRules(100, changed_rules(t.s.rules, {"straddle": True})))
+    for member in (100, 101, None):
+        log = table_view(t.s, member)["log"]
+        assert [e["type"] for e in log] == ["table_paused", "table_resumed", "options_set", "stack_adjusted",
+                                            "rules_changed"]
+        assert {e["by"] for e in log} == {"P100"}
+
+
+# --- rebuys and top-ups ------------------------------------------------------------------------------------------
+
+
+def bust_seat_one(t: Table) -> None:
+    """Heads-up: both go all in until someone is busted."""
+    while all(s > 0 for s in t.s.stacks()) or t.s.hand_running:
+        if not t.s.hand_running:
+            t.do(Deal(None))
+            continue
+        hand = t.s.hand
+        assert hand is not None
+        legal = hand.legal()
+        t.do(Act(member_to_act(t), Action(ActionKind.ALLIN if legal.allows(ActionKind.ALLIN) else ActionKind.CALL)))
+
+
+def test_without_rebuys_a_heads_up_bust_ends_the_match_and_a_top_up_is_refused() -> None:
+    t = seated_table(2)
+    finish_hand(t)
+    assert refused(t, BuyChips(100)) == "no_rebuys"
+    bust_seat_one(t)
+    assert t.s.over
+
+
+def test_a_busted_player_rebuys_when_the_host_allows_it_and_it_is_counted() -> None:
+    t = seated_table(2)
+    t.do(SetOptions(100, TableOptions(rebuys=True)))
+    bust_seat_one(t)
+    assert not t.s.over and t.s.phase is Phase.PAUSED, "the busted player may buy back in"
+    busted = next(i for i, chips in enumerate(t.s.stacks()) if chips == 0)
+    member = t.s.seats[busted].member  # type: ignore[union-attr]
+    assert table_view(t.s, member)["may_buy"] == 2000 and table_view(t.s, member)["busted"]
+    assert t.do(BuyChips(member)) == [ChipsBought(busted, 2000, True)]
+    assert t.s.phase is Phase.PLAYING and t.s.rebought == 2000 and t.s.chips_entered == 6000
+    rows = {r["name"]: r for r in summary(t.s)}
+    assert rows[f"P{member}"]["bought"] == 4000 and rows[f"P{member}"]["rebuys"] == 1
+    assert sum(r["chips"] for r in rows.values()) == t.s.chips_entered
+    assert table_log(t.s)[-1]["type"] == "chips_bought"
+
+
+def test_a_busted_player_who_leaves_instead_ends_a_heads_up_match() -> None:
+    t = seated_table(2)
+    t.do(SetOptions(100, TableOptions(rebuys=True)))
+    bust_seat_one(t)
+    busted = next(i for i, chips in enumerate(t.s.stacks()) if chips == 0)
+    t.do(Leave(t.s.seats[busted].member))  # type: ignore[union-attr]
+    assert t.s.over and t.s.winner == 1 - busted
+
+
+def test_a_top_up_is_up_to_the_starting_stack_and_waits_for_the_hand_to_end() -> None:
+    t = seated_table(2)
+    t.do(SetOptions(100, TableOptions(rebuys=True)))
+    t.do(Act(100, Action(ActionKind.RAISE, 100)))
+    t.do(Act(101, Action(ActionKind.FOLD)))  # seat 1 lost its big blind: 1980
+    assert refused(t, BuyChips(100)) == "bad_amount", "at or above the starting stack: nothing to top up"
+    assert refused(t, BuyChips(101, 21)) == "bad_amount"
+    t.do(Deal(None))
+    assert refused(t, BuyChips(101)) == "hand_in_progress"
+    finish_hand(t)
+    short = 2000 - t.s.stacks()[1]
+    t.do(BuyChips(101, short))
+    assert t.s.stacks()[1] == 2000 and not t.log[-1].rebuy  # type: ignore[union-attr]
+
+
+# --- seat choice ------------------------------------------------------------------------------------------------
+
+
+def test_a_joining_player_picks_any_empty_seat() -> None:
+    t = Table(6)
+    t.do(Join(101, "P101", seat=4))
+    assert t.s.seat_of(101) == 4
+    assert refused(t, Join(102, "P102", seat=4)) == "seat_taken"
+    assert refused(t, Join(102, "P102", seat=6)) == "bad_seat"
+    t.do(Join(102, "P102"))
+    assert t.s.seat_of(102) == 1, "no seat named: the first free one"
+
+
+# --- the table's options for the hands: straddle, run it twice, show or muck ---------------------------------------
+
+
+def test_the_straddle_option_makes_under_the_gun_post_two_big_blinds_at_the_table() -> None:
+    t = seated_table(4, straddle=True)
+    hand = t.s.hand
+    assert hand is not None and hand.straddle_seat == 3 and hand.to_act == 0
+    assert table_view(t.s, 100)["hand"]["straddle_seat"] == 3
+
+
+def test_an_all_in_is_run_twice_when_everyone_agrees_and_once_when_the_window_closes() -> None:
+    for agree in (True, None):
+        t = seated_table(2, run_twice=True)
+        t.do(Act(100, Action(ActionKind.ALLIN)))
+        t.do(Act(101, Action(ActionKind.CALL)))
+        hand = t.s.hand
+        assert hand is not None and hand.pending is not None and hand.pending.seats == (0, 1)
+        assert table_view(t.s, 100)["hand"]["you"]["choice"] == "runs"
+        assert refused(t, TimeOut(None, None)) == "clock_running", "the window is still open"
+        t.do(AnswerRuns(100, True))
+        if agree:
+            t.do(AnswerRuns(101, True))
+            assert t.s.hand is not None and t.s.hand.runs == 2 and len(t.s.hand.board2) == 5
+        else:
+            events = t.do(TimeOut(None))
+            assert HandEvent(hand.hand_no, RunsChosen(1)) in events
+        assert t.s.hand is not None and t.s.hand.complete
+
+
+def test_bots_and_away_players_answer_at_once_no_and_muck() -> None:
+    t = Table(2, run_twice=True)
+    t.do(AddBot(100, "solid"))
+    while t.s.hand_running:
+        hand = t.s.hand
+        assert hand is not None
+        turn = t.s.bot_to_act()
+        member = turn[1].member if turn is not None else 100
+        legal = hand.legal()
+        t.do(Act(member, Action(ActionKind.ALLIN if legal.allows(ActionKind.ALLIN) else ActionKind.CALL)))
+    hand = t.s.hand
+    assert hand is not None and hand.runs == 1 and any(isinstance(e, RunsOffered) for e in hand.events)
+
+
+def test_at_a_show_or_muck_table_a_loser_chooses_and_the_window_closes_with_a_muck() -> None:
+    seen = set()
+    for seed in range(30):
+        t = seated_table(3, show_or_muck=True, seed=seed)
+        finish_hand_checking(t)
+        hand = t.s.hand
+        assert hand is not None
+        if hand.pending is None:
+            continue
+        chooser = hand.pending.seats[0]
+        member = t.s.seats[chooser].member  # type: ignore[union-attr]
+        assert table_view(t.s, member)["hand"]["you"]["choice"] == "show"
+        now = dt.datetime.now(dt.UTC)
+        _status, deadline = schedule(t.s, now, 0.0)
+        assert deadline is not None and (deadline - now).total_seconds() == 10, "a short window"
+        assert due(t.s, deadline, deadline) is None
+        if seed % 2:
+            t.do(ShowOrMuck(member, True))
+            seen.add("show")
+        else:
+            command = due(t.s, deadline, deadline + dt.timedelta(seconds=2))
+            assert isinstance(command, TimeOut)
+            t.do(command)
+            seen.add("muck")
+            assert hand.hand_no and any(isinstance(e, HandMucked) for e in t.s.hand.events)  # type: ignore[union-attr]
+        if t.s.hand.pending is not None:  # type: ignore[union-attr]
+            t.do(TimeOut(None))
+        assert t.s.hand.complete  # type: ignore[union-attr]
+        if seen == {"show", "muck"}:
+            return
+    raise AssertionError(f"both choices were not met: {seen}")
+
+
+def finish_hand_checking(t: Table) -> None:
+    while t.s.hand_running and t.s.hand is not None and t.s.hand.pending is None:
+        legal = t.s.hand.legal()
+        t.do(Act(member_to_act(t), Action(ActionKind.CHECK if legal.allows(ActionKind.CHECK) else ActionKind.CALL)))
+
+
+def test_the_winner_of_an_uncontested_pot_may_show_a_card_after_the_hand() -> None:
+    t = seated_table(2)
+    t.do(Act(100, Action(ActionKind.RAISE, 100)))
+    assert refused(t, ShowCards(100, (0,))) == "no_show"
+    t.do(Act(101, Action(ActionKind.FOLD)))
+    assert refused(t, ShowCards(101, (0,))) == "illegal_action.no_show", "the folder has nothing to show"
+    events = t.do(ShowCards(100, (1,)))
+    hand = t.s.hand
+    assert hand is not None
+    assert events == [HandEvent(hand.hand_no, CardsShown(0, (hand.hole_cards(0)[1],)))]  # type: ignore[arg-type]
+    assert table_view(t.s, 101)["hand"]["seats"][0]["showed"] == [hand.hole_cards(0)[1].label]  # type: ignore[union-attr]
+    t.do(ShowCards(100, (0,)))
+    assert len(table_view(t.s, None)["hand"]["seats"][0]["showed"]) == 2
+
+
+def test_the_options_are_written_to_the_log_and_shown_in_every_view() -> None:
+    t = seated_table(2)
+    events = t.do(SetOptions(100, table_options({"approval": True, "spectator_chat": True})))
+    assert [type(e).__name__ for e in events] == ["OptionsSet"]
+    view = table_view(t.s, None)
+    assert view["options"] == {"rebuys": False, "approval": True, "spectator_chat": True, "straddle": False,
+                               "run_twice": False, "show_or_muck": False}
+    assert isinstance(t.s.log[-1][1], type(events[0])) and not any(isinstance(e, TablePaused | StackAdjusted)
+                                                                    for _v, e in t.s.log)
