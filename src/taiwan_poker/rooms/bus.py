@@ -2,7 +2,8 @@
 
 Every instance listens on one channel of the shared database (named after
 the database and schema, so two deployments, or parallel test runs, on one
-server never hear each other).  A table's new version is announced by a
+server never hear each other).  A new line of a table's chat is announced the
+same way (``c:<room>:<line>``), inside the transaction that stores it.  A table's new version is announced by a
 ``NOTIFY`` inside the very transaction that appends its events, so it goes
 out exactly when the events are committed; an ended session is announced
 the same way.  Each instance hands what it hears to its own hub (the sockets
@@ -96,6 +97,10 @@ class PushBus:
                 message = f"{message}|{body}"
         self._send(conn, message)
 
+    def notify_chat(self, conn: Connection, room_id: int, line: int) -> None:
+        """Announce a table's new chat line (its id only: each instance's sockets read what their member may)."""
+        self._send(conn, f"c:{room_id}:{line}")
+
     def notify_session_end(self, conn: Connection, key: str) -> None:
         """Announce that a session (its hash) ended, so every instance closes its sockets."""
         self._send(conn, f"s:{key}")
@@ -146,6 +151,13 @@ class PushBus:
             if version > watched[room_id]:
                 self.resynced += 1
                 self.hub.publish(room_id, version)
+        chat = self.hub.watched_chat()
+        rows = conn.execute("SELECT room_id, max(id) FROM room_chat WHERE room_id = ANY(%s) GROUP BY room_id",
+                            (list(chat),)).fetchall()
+        for room_id, line in rows:
+            if line > chat.get(room_id, 0):
+                self.resynced += 1
+                self.hub.publish_chat(room_id, line)
 
     def _handle(self, payload: str) -> None:
         head, _, body = payload.partition("|")
@@ -162,5 +174,7 @@ class PushBus:
                 except Exception:  # the sockets will read the log instead
                     log.warning("a notification's events could not be folded", exc_info=True)
             self.hub.publish(room_id, version)
+        elif kind == "c" and len(rest) == 2:
+            self.hub.publish_chat(int(rest[0]), int(rest[1]))
         elif kind == "s" and len(rest) == 1:
             self.on_session_end(rest[0])

@@ -2,7 +2,8 @@
 
 A change is announced by the room's new version only; each subscriber then
 asks for *its own* view (lichess-style), so a push can never carry another
-seat's cards.  Queues keep only the newest version: a slow client skips
+seat's cards.  A new line of the table's chat is announced the same way, by its
+id only: each subscriber reads the lines its member may read.  Queues keep only the newest version: a slow client skips
 straight to the current state instead of replaying stale ones.  ``publish``
 may be called from any thread; each subscriber is woken on its own event loop.
 """
@@ -23,25 +24,37 @@ class Subscription:
         self.room_id = room_id
         self.loop = loop
         self._queue: asyncio.Queue[int] = asyncio.Queue(maxsize=1)
+        self._chat: asyncio.Queue[int] = asyncio.Queue(maxsize=1)
 
-    def _offer(self, version: int) -> None:
-        if self._queue.full():
-            self._queue.get_nowait()
-        self._queue.put_nowait(version)
+    @staticmethod
+    def _put(queue: asyncio.Queue[int], value: int) -> None:
+        if queue.full():
+            queue.get_nowait()
+        queue.put_nowait(value)
 
-    def offer(self, version: int) -> None:
-        """Deliver a version from any thread."""
+    def _deliver(self, queue: asyncio.Queue[int], value: int) -> None:
         try:
             running = asyncio.get_running_loop()
         except RuntimeError:
             running = None
         if running is self.loop:
-            self._offer(version)
+            self._put(queue, value)
         elif not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(self._offer, version)
+            self.loop.call_soon_threadsafe(self._put, queue, value)
+
+    def offer(self, version: int) -> None:
+        """Deliver a version from any thread."""
+        self._deliver(self._queue, version)
+
+    def offer_chat(self, line: int) -> None:
+        """Deliver the id of a new chat line from any thread."""
+        self._deliver(self._chat, line)
 
     async def next_version(self) -> int:
         return await self._queue.get()
+
+    async def next_chat(self) -> int:
+        return await self._chat.get()
 
 
 class RoomHub:
@@ -50,6 +63,7 @@ class RoomHub:
     def __init__(self) -> None:
         self._subs: dict[int, set[Subscription]] = defaultdict(set)
         self._latest: dict[int, int] = {}  # the newest version announced per watched room
+        self._chat_latest: dict[int, int] = {}  # the newest chat line announced per watched room
         self._guard = threading.Lock()
 
     @asynccontextmanager
@@ -65,6 +79,7 @@ class RoomHub:
                 if not self._subs[room_id]:
                     del self._subs[room_id]
                     self._latest.pop(room_id, None)
+                    self._chat_latest.pop(room_id, None)
 
     def watchers(self, room_id: int) -> int:
         with self._guard:
@@ -74,6 +89,20 @@ class RoomHub:
         """The rooms someone watches here, each with the newest version announced (0: none yet)."""
         with self._guard:
             return {room_id: self._latest.get(room_id, 0) for room_id in self._subs}
+
+    def watched_chat(self) -> dict[int, int]:
+        """The rooms someone watches here, each with the newest chat line announced (0: none yet)."""
+        with self._guard:
+            return {room_id: self._chat_latest.get(room_id, 0) for room_id in self._subs}
+
+    def publish_chat(self, room_id: int, line: int) -> None:
+        """Announce a room's new chat line to everyone watching it."""
+        with self._guard:
+            subs = list(self._subs.get(room_id, ()))
+            if subs and line > self._chat_latest.get(room_id, 0):
+                self._chat_latest[room_id] = line
+        for sub in subs:
+            sub.offer_chat(line)
 
     def publish(self, room_id: int, version: int) -> None:
         """Announce a room's new version to everyone watching it."""

@@ -30,9 +30,6 @@ from ..store.db import Database
 from ..store.models import Member, utcnow
 from ..tables import (
     Act,
-    AddBot,
-    Away,
-    Back,
     Command,
     Configure,
     Deal,
@@ -40,20 +37,19 @@ from ..tables import (
     Leave,
     Open,
     Rematch,
-    RemoveBot,
-    SetCoach,
     TableEvent,
     TableState,
     decide,
     event_to_json,
     fold,
 )
-from ..tables.events import PlayerLeft, PlayerSat
 from ..tables.limits import ACTION_CLOCK_SECONDS as CLOCK
 from ..tables.limits import DEFAULT_BLINDS, DEFAULT_DECKS, DEFAULT_SEATS, DEFAULT_STACK, DEFAULT_TIME_BANK
-from ..tables.settings import bot_level, bot_seats, parse_action, table_rules
+from ..tables.requests import table_request
+from ..tables.settings import bot_seats, hand_options, new_table_options, parse_action, table_rules
 from ..tables.timing import due, over_clock, schedule, time_out
 from .bus import PushBus
+from .chat import RoomChat, record_beside
 from .hub import RoomHub
 from .loader import CACHE_IDLE_SECONDS, CACHE_ROOMS, Room, RoomError, RoomLoader
 from .reads import RoomReads
@@ -113,6 +109,7 @@ class RoomService:
         self.reads = RoomReads(self.loader, lambda: self.clock(), lambda: self.rng_factory())
         self.absorb = self.loader.absorb
         self.errors = self.loader.errors
+        self.chat = RoomChat(self)  # the table's talk: outside the log, its deletions on this write path
 
     # -- the one write path ----------------------------------------------------------------------------------
 
@@ -162,11 +159,7 @@ class RoomService:
         assert version == state.version
         if self.bus is not None:  # other instances hear of it when this transaction commits
             self.bus.notify_room(conn, row.id, version, payloads, status, deadline)
-        for event in events:
-            if isinstance(event, PlayerSat) and event.bot is None:  # a bot has no member account
-                repo.seat_taken(conn, row.id, event.seat, event.member)
-            elif isinstance(event, PlayerLeft):
-                repo.seat_left(conn, row.id, event.seat, self.clock())
+        record_beside(conn, row.id, state, events, self.clock())  # the seat index, chat deletions
         log.info("room events stored", extra={"room": row.code, "version": version, "events": len(events)})
         return Room(state, row._replace(version=version, status=status, deadline=deadline, rules=rules))
 
@@ -206,52 +199,47 @@ class RoomService:
 
     def create_room(self, member: Member, decks: object = DEFAULT_DECKS, seats: object = DEFAULT_SEATS,
                     stack: object = DEFAULT_STACK, blinds: object = DEFAULT_BLINDS, bots: object = 0,
-                    level: object = None, time_bank: object = DEFAULT_TIME_BANK) -> str:
+                    level: object = None, time_bank: object = DEFAULT_TIME_BANK,
+                    options: dict[str, Any] | None = None) -> str:
         """A new table with the member in seat 0 (and ``bots`` bots of ``level`` beside them); returns its code.
-        A table the bots fill deals its first hand at once; a guest's new table ends their last one."""
-        rules = table_rules(decks, seats, stack, blinds, self.action_clock, time_bank)
+        A table the bots fill deals its first hand at once; a guest's new table ends their last one.
+        ``options``: the hand's (straddle, run_twice, show_or_muck) and the table's (rebuys, approval, ...)."""
+        rules = table_rules(decks, seats, stack, blinds, self.action_clock, time_bank, **hand_options(options))
         previous: list[str] = []
         if member.guest:
             with self.db.transaction() as s:
                 previous = repo.open_rooms_created_by(s, member.id)
         opened = self._write(None, member, Open(rules, member.id, member.display_name, bot_seats(bots, rules, level),
-                                                member.guest))
+                                                member.guest, new_table_options(options)))
         for old in previous:
             self.leave(old, member)
         return opened.room.row.code
 
     def configure(self, code: str, member: Member, decks: object = DEFAULT_DECKS, seats: object = DEFAULT_SEATS,
                   stack: object = DEFAULT_STACK, blinds: object = DEFAULT_BLINDS,
-                  time_bank: object = DEFAULT_TIME_BANK) -> dict[str, Any]:
-        """The creator changes the settings before the first hand."""
-        rules = table_rules(decks, seats, stack, blinds, self.action_clock, time_bank)
+                  time_bank: object = DEFAULT_TIME_BANK, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The host changes the settings (and the hand options) before the first hand."""
+        rules = table_rules(decks, seats, stack, blinds, self.action_clock, time_bank, **hand_options(options))
         return self._view(code, member, Configure(member.id, rules))
 
-    def join(self, code: str, member: Member) -> dict[str, Any]:
-        """Take the first free seat; heads-up (or at a full table) the first hand is dealt at once."""
-        return self._view(code, member, Join(member.id, member.display_name, member.guest))
+    def join(self, code: str, member: Member, seat: int | None = None) -> dict[str, Any]:
+        """Take ``seat`` (None: the first free one), or ask to sit where the host approves who sits; heads-up
+        (or at a full table) the first hand is dealt at once."""
+        return self._view(code, member, Join(member.id, member.display_name, member.guest, seat))
+
+    def request(self, code: str, member: Member, kind: str, body: object, version: object = None
+                ) -> dict[str, Any] | ActResult:
+        """A host's control (bots, coach, pause, stakes, ...) or a player's own choice (away, back, rebuy, ...) by
+        its name in ``tables.requests``: the view after it, or, made against a ``version`` (running it twice,
+        showing or mucking), the action's result."""
+        decision = lambda room: table_request(kind, member.id, body, room.state)  # noqa: E731
+        if version is None:
+            return self.reads.view(self._write(code, member, decision).room, member)
+        return self._checked(code, member, decision, version)
 
     def leave(self, code: str, member: Member) -> None:
         """Leave the seat for good; a hand in progress is folded at once."""
         self._write(code, member, Leave(member.id))
-
-    def away(self, code: str, member: Member) -> dict[str, Any]:
-        return self._view(code, member, Away(member.id))
-
-    def back(self, code: str, member: Member) -> dict[str, Any]:
-        return self._view(code, member, Back(member.id))
-
-    def add_bot(self, code: str, member: Member, level: object = None) -> dict[str, Any]:
-        """The creator seats a bot (``level`` None: the default level) in the first free seat."""
-        return self._view(code, member, AddBot(member.id, bot_level(level)))
-
-    def remove_bot(self, code: str, member: Member, seat: int) -> dict[str, Any]:
-        """The creator takes the bot in ``seat`` off the table between hands."""
-        return self._view(code, member, RemoveBot(member.id, seat))
-
-    def set_coach(self, code: str, member: Member, on: bool) -> dict[str, Any]:
-        """The creator turns the coach on or off for everyone at the table (between hands)."""
-        return self._view(code, member, SetCoach(member.id, on))
 
     def rematch(self, code: str, member: Member) -> str:
         """After a match, a player opens a new table with the same rules (and bots); everyone here sees its code.
@@ -295,7 +283,9 @@ class RoomService:
     def purge_guests(self) -> int:
         """Remove guests (and their tables) older than a day; returns how many."""
         with self.db.transaction() as s:
-            return repo.purge_guests(s, self.clock() - repo.GUEST_TTL)
+            gone = repo.purge_guests(s, self.clock() - repo.GUEST_TTL)
+        self.chat.purge()  # and the talk of tables whose match ended a day ago (docs/security.md)
+        return gone
 
     # -- bots and the server's own clock -----------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Tables: members, web sessions, rooms, seats, room events, idempotency keys and shared hands."""
+"""Tables: members, web sessions, rooms, seats, room events, idempotency keys, shared hands and table talk."""
 
 from __future__ import annotations
 
@@ -123,3 +123,37 @@ class SharedHand(Base):
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
     hand_no: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class ChatMessage(Base):
+    """One line of a table's talk: a message, a reaction (``target``: the message reacted to) or a host's
+    deletion (``kind`` "delete", ``target`` the message deleted, whose own text is then blanked).
+
+    ``audience`` says who may read it: "players" (seated at the table) or "everyone" (spectators too); a
+    reader's muted players' lines are not sent to them. ``id`` orders a room's lines (and a reader's catch-up)."""
+
+    __tablename__ = "room_chat"
+    __table_args__ = (Index("ix_room_chat_room_id", "room_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    member_id: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(100))
+    kind: Mapped[str] = mapped_column(String(8))
+    text: Mapped[str] = mapped_column(String(800))
+    target: Mapped[int | None] = mapped_column(Integer)
+    audience: Mapped[str] = mapped_column(String(8))
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class ChatMute(Base):
+    """A viewer (``member_id``) who muted a player (``muted_id``) at one table: that player's lines are not sent
+    to them."""
+
+    __tablename__ = "chat_mutes"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    member_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    muted_id: Mapped[int] = mapped_column(Integer, primary_key=True)

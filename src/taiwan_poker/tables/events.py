@@ -26,9 +26,10 @@ class TableOpened(NamedTuple):
 
 
 class SettingsChanged(NamedTuple):
-    """The creator changed the rules before the first hand."""
+    """The host (``by``; None in logs written before issue 23) changed the rules before the first hand."""
 
     rules: RuleSet
+    by: int | None = None
 
 
 class PlayerSat(NamedTuple):
@@ -39,6 +40,7 @@ class PlayerSat(NamedTuple):
     name: str
     stack: int
     bot: str | None = None
+    by: int | None = None  # the host who seated this bot
 
 
 class PlayerLeft(NamedTuple):
@@ -70,9 +72,10 @@ class TimeBankUsed(NamedTuple):
 
 
 class CoachSet(NamedTuple):
-    """The creator turned the coach on or off for everyone at the table (shown to all)."""
+    """The host (``by``) turned the coach on or off for everyone at the table (shown to all)."""
 
     on: bool
+    by: int | None = None
 
 
 # --- the host's controls and the table's options (issue 23): public, each with who did it (``by``, a member) ---

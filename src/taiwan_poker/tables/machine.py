@@ -113,7 +113,7 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
     state = replace(state, version=state.version + 1, just_left=None)
     if isinstance(event, HandEvent):
         return _evolve_hand(state, event)
-    if isinstance(event, HOST_LOG) or (isinstance(event, PlayerLeft) and event.by is not None):
+    if isinstance(event, HOST_LOG) or (isinstance(event, PlayerLeft | PlayerSat) and event.by is not None):
         state = replace(state, log=(*state.log, (state.version, event)))
     if isinstance(event, PlayerSat):
         state = replace(state, bought_in=state.bought_in + event.stack,
@@ -332,14 +332,14 @@ def _configure(state: TableState, command: Configure, rng: RandomSource | None) 
     if taken and max(taken) >= command.rules.seats:
         raise TableError("fewer seats than the players already seated", code="bad_seats",
                          low=max(taken) + 1, high=SEATS.stop - 1)
-    return [SettingsChanged(command.rules)]
+    return [SettingsChanged(command.rules, command.member)]
 
 
 def _set_coach(state: TableState, command: SetCoach, rng: RandomSource | None) -> list[TableEvent]:
     _creator(state, command.member, "only the table's creator may turn the coach on or off")
     if state.hand_running:
         raise TableError("the coach is turned on or off between hands", code="hand_in_progress")
-    return [] if state.coach_on == command.on else [CoachSet(bool(command.on))]
+    return [] if state.coach_on == command.on else [CoachSet(bool(command.on), command.member)]
 
 
 def _rematch(state: TableState, command: Rematch, rng: RandomSource | None) -> list[TableEvent]:
@@ -451,7 +451,8 @@ def _add_bot(state: TableState, command: AddBot, rng: RandomSource | None) -> li
     if not free:
         raise TableError("this table's seats are taken", code="room_full")
     bot_id = -(state.version + 1)  # unique at this table, and no member's number
-    return [PlayerSat(free[0], bot_id, f"Bot {free[0] + 1}", state.rules.starting_stack, command.level)]
+    return [PlayerSat(free[0], bot_id, f"Bot {free[0] + 1}", state.rules.starting_stack, command.level,
+                      command.member)]
 
 
 def _remove_bot(state: TableState, command: RemoveBot, rng: RandomSource | None) -> list[TableEvent]:
@@ -516,7 +517,7 @@ def _adjust_stack(state: TableState, command: AdjustStack, rng: RandomSource | N
     occupant = _occupant(state, command.seat)
     stack = command.stack
     if isinstance(stack, bool) or not isinstance(stack, int) or not 1 <= stack < STACK.stop:
-        raise TableError(f"a stack is a whole number from 1 to {STACK.stop - 1}", code="bad_stack", low=1,
+        raise TableError(f"a stack is a whole number from 1 to {STACK.stop - 1}", code="bad_stack_adjust", low=1,
                          high=STACK.stop - 1)
     return [] if stack == occupant.stack else [StackAdjusted(command.seat, occupant.stack, stack, command.member)]
 
@@ -612,9 +613,9 @@ def _buy_chips(state: TableState, command: BuyChips, rng: RandomSource | None) -
     room = state.rules.starting_stack - occupant.stack
     amount = room if command.amount is None else command.amount
     if room <= 0:
-        raise TableError("your stack is at the starting stack already", code="bad_amount")
+        raise TableError("your stack is at the starting stack already", code="no_topup")
     if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= room:
-        raise TableError(f"a top-up is 1 to {room} chips (up to the starting stack)", code="bad_amount", high=room)
+        raise TableError(f"a top-up is 1 to {room} chips (up to the starting stack)", code="bad_buy", high=room)
     return [ChipsBought(seat, amount, occupant.stack == 0)]
 
 

@@ -106,6 +106,16 @@ def table_options(changes: dict[str, Any], current: TableOptions = NO_OPTIONS) -
     return current._replace(**{name: flag(value, name) for name, value in changes.items()})
 
 
+def hand_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    """The hand options (straddle, run it twice, show or muck) among a new table's settings."""
+    return {name: value for name, value in (options or {}).items() if name in HAND_OPTIONS}
+
+
+def new_table_options(options: dict[str, Any] | None) -> TableOptions:
+    """The table options (rebuys, approval, spectators' chat) among a new table's settings."""
+    return table_options({name: value for name, value in (options or {}).items() if name not in HAND_OPTIONS})
+
+
 def parse_action(obj: object) -> Action:
     """``{"kind": "raise", "to": 120}`` → :class:`Action`; anything malformed is ``bad_action``/``bad_amount``."""
     if not isinstance(obj, dict):
@@ -140,4 +150,5 @@ def bot_seats(bots: object, rules: RuleSet, level: object = None) -> tuple[str, 
     return (bot_level(level),) * count if count else ()
 
 
-__all__ = ["bot_level", "bot_seats", "changed_rules", "flag", "parse_action", "table_options", "table_rules", "whole"]
+__all__ = ["bot_level", "bot_seats", "changed_rules", "flag", "hand_options", "new_table_options", "parse_action",
+           "table_options", "table_rules", "whole"]

@@ -22,6 +22,7 @@ from .events import (
     HostChanged,
     OptionsSet,
     PlayerLeft,
+    PlayerSat,
     PlayerSilenced,
     RulesChanged,
     SeatAnswered,
@@ -85,6 +86,8 @@ def log_entry(version: int, event: TableEvent, who: dict[int, str], requests: di
         out.update(seat=event.seat, amount=event.amount, rebuy=event.rebuy)
     elif isinstance(event, PlayerLeft):
         out.update(seat=event.seat, took=event.removed)
+    elif isinstance(event, PlayerSat):
+        out.update(seat=event.seat, name=event.name, level=event.bot)
     elif isinstance(event, RulesChanged | SettingsChanged):
         r = event.rules
         out.update(blinds=[r.small_blind, r.big_blind], action_clock=r.action_clock, time_bank=r.time_bank,

@@ -20,7 +20,7 @@ _BAD_INPUT = (
     "bad_fraction", "bad_hole_count", "bad_input", "bad_json", "bad_key", "bad_lang", "bad_level", "bad_message",
     "bad_name", "bad_odds_decks", "bad_precision", "bad_range", "bad_ranking", "bad_request", "bad_rules",
     "bad_seats", "bad_seed", "bad_stack", "bad_time_bank", "bad_stacks", "bad_target", "bad_token", "bad_usage",
-    "bad_version",
+    "bad_version", "bad_chat", "bad_clock", "bad_option", "bad_reaction", "bad_seat", "bad_stack_adjust", "bad_buy",
     "illegal_action", "missing_cards", "room_error", "shoe_empty", "table_error", "too_many_copies", "http_error",
 )
 
@@ -40,6 +40,11 @@ STATUS: dict[str, int] = {
     "match_over": CONFLICT, "hand_in_progress": CONFLICT, "match_not_over": CONFLICT, "stale_version": CONFLICT,
     "room_quarantined": CONFLICT, "table_started": CONFLICT, "table_paused": CONFLICT, "left_match": CONFLICT,
     "no_bot": CONFLICT, "hand_over": CONFLICT, "member_signed_in": CONFLICT,
+    # the host's table (issue 23)
+    "not_host": FORBIDDEN, "chat_closed": FORBIDDEN, "chat_silenced": FORBIDDEN, "no_request": NOT_FOUND,
+    "chat_not_found": NOT_FOUND, "host_paused": CONFLICT, "empty_seat": CONFLICT, "not_removable": CONFLICT,
+    "bot_seat": CONFLICT, "no_rebuys": CONFLICT, "no_topup": CONFLICT, "table_not_started": CONFLICT,
+    "seat_taken": CONFLICT, "no_show": CONFLICT,
     # limits
     "body_too_large": TOO_LARGE, "rate_limited": TOO_MANY,
     "signin_busy": UNAVAILABLE, "guests_full": UNAVAILABLE, "calc_busy": UNAVAILABLE,

@@ -1,10 +1,14 @@
 """The room WebSocket: pushes each member's own view whenever the room changes, and takes actions.
 
-On connect the server sends ``{"type": "state", "state": ...}``; after that a
+On connect the server sends ``{"type": "state", "state": ...}`` and the table's
+chat this member may read (``{"type": "chat", "messages": [...]}``); after that a
 new state whenever the room's version moves (announced by the hub; the view
-itself is computed for this member only).  The client may send ``action``,
-``timeout``, ``next`` and ``ping`` messages; a bad message gets an ``error``
-message with the current state, and changes nothing.
+itself is computed for this member only) and the new chat lines this member may
+read whenever the chat moves (muted players' lines left out).  The client may
+send ``action``, ``timeout``, ``next``, ``runs`` (``agree``), ``showdown``
+(``show``), ``show`` (``cards``), ``chat`` (``text``, or ``reaction`` and ``to``)
+and ``ping`` messages; a bad message gets an ``error`` message with the current
+state, and changes nothing.
 """
 
 from __future__ import annotations
@@ -39,7 +43,8 @@ MAX_MESSAGE = 4096  # characters of one client message (the server's frame cap i
 WS_MAX_BYTES = 64 * 1024  # uvicorn refuses larger frames before they reach the app (close 1009)
 MAX_REFUSED = 50  # rate-limited messages a socket may send before it is closed
 SESSION_RECHECK_SECONDS = 15.0  # how often the server asks which open sockets' sessions still live
-ACTION_MESSAGES = frozenset({"action", "timeout", "next"})
+ACTION_MESSAGES = frozenset({"action", "timeout", "next", "runs", "showdown", "show"})
+CHOICES = {"runs": "agree", "showdown": "show"}  # a choice made against a version: its field
 PUSH_RETRY_SECONDS = 1.0  # a push whose view could not be read (database restarting) is tried again after this
 
 
@@ -89,6 +94,17 @@ def handle_message(rooms: RoomService, code: str, member: Member | None, msg: di
         return {"type": "state", **act_json(rooms.timeout(code, member, msg.get("version")))}
     if kind == "next":
         return {"type": "state", **act_json(rooms.next_hand(code, member, msg.get("version")))}
+    if kind in CHOICES:
+        field = CHOICES[kind]
+        result = rooms.request(code, member, kind, {field: msg.get(field)}, msg.get("version"))
+        assert not isinstance(result, dict)
+        return {"type": "state", **act_json(result)}
+    if kind == "show":
+        return {"type": "state", "applied": True, "reason": None,
+                "state": rooms.request(code, member, "show", {"cards": msg.get("cards")})}
+    if kind == "chat":
+        return {"type": "chat_sent", "message": rooms.chat.say(code, member, msg.get("text"), msg.get("reaction"),
+                                                               msg.get("to"))}
     raise TaiwanPokerError(f"unknown message type {kind!r}", code="bad_message")
 
 
@@ -130,6 +146,7 @@ class RoomSocket:
         self.member: Member | None = None
         self.closed = False
         self.sent = -1  # the newest version this socket has been sent
+        self.chat_sent = 0  # the newest chat line this socket has been sent (or skipped: not for this member)
         self.send_lock = asyncio.Lock()
         self.background: set[asyncio.Task[None]] = set()
         self.messages = self.refused = 0
@@ -229,6 +246,37 @@ class RoomSocket:
             self.sent = max(self.sent, state["version"])
             await self.ws.send_json(reply if reply else {"type": "state", "state": state})
 
+    def chat_since(self) -> dict[str, Any]:
+        """The chat lines after the last one sent that this member may read (a worker thread: it reads)."""
+        self.signed_in()
+        chat = self.rooms.chat
+        room = self.rooms.loader.locked_read(self.code)
+        return chat.read_state(room.row.id, room.state, self.member, self.chat_sent)
+
+    async def send_chat(self) -> None:
+        """Send the chat lines this member may read that the socket has not sent yet (none: nothing sent)."""
+        news = await asyncio.to_thread(self.chat_since)
+        async with self.send_lock:
+            if self.closed or news["last"] <= self.chat_sent:
+                return
+            self.chat_sent = news["last"]
+            if news["messages"]:
+                await self.ws.send_json({"type": "chat", "messages": news["messages"], "muted": news["muted"]})
+
+    async def chat_pushes(self, sub: Any) -> None:
+        """Send this member's new chat lines whenever the hub announces the room's chat moved."""
+        with contextlib.suppress(SessionEnded):
+            while True:
+                line = await sub.next_chat()
+                if line <= self.chat_sent:
+                    continue
+                try:
+                    await self.send_chat()
+                except (SessionEnded, WebSocketDisconnect):
+                    raise
+                except Exception:
+                    log.exception("chat push failed", extra={"room": self.code})
+
     async def pushes(self, sub: Any) -> None:
         """Send this member's view of every version the hub announces (one failed push never deafens it)."""
         with contextlib.suppress(SessionEnded):
@@ -255,6 +303,8 @@ class RoomSocket:
         self.signed_in()
         if msg.get("type") in ACTION_MESSAGES:
             self.limiter.check("action", self.member_id, self.address)
+        elif msg.get("type") == "chat":
+            self.limiter.check("chat", self.member_id, self.address)
         with observe_action(self.app, msg.get("type")):
             return handle_message(self.rooms, self.code, self.member, msg)
 
@@ -292,8 +342,10 @@ class RoomSocket:
         log.info("socket opened", extra={"room": self.code, "member": self.member_id})
         async with self.rooms.hub.subscribe(room_id) as sub:
             pusher = asyncio.create_task(self.pushes(sub))
+            chatter = asyncio.create_task(self.chat_pushes(sub))
             try:
                 await self.send_state()
+                await self.send_chat()
                 while not self.closed:
                     message = await self.ws.receive()
                     if message["type"] == "websocket.disconnect" or self.closed:
@@ -306,6 +358,8 @@ class RoomSocket:
                         await self.send_state(reply)
                     else:
                         await self.send(reply)
+                        if reply.get("type") == "chat_sent":  # the writer's own line in their stream too
+                            await self.send_chat()
             except SessionEnded:
                 await self.session_over()
             except TaiwanPokerError as exc:  # the room cannot be shown at all (e.g. quarantined)
@@ -315,9 +369,10 @@ class RoomSocket:
             finally:
                 if self.sock is not None:
                     self.registry.remove(self.sock)
-                pusher.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await pusher
+                for task in (pusher, chatter):
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
                 log.info("socket closed", extra={"room": self.code, "member": self.member_id,
                                                  "messages": self.messages,
                                                  "seconds": round(time.monotonic() - self.started, 3)})

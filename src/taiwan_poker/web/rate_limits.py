@@ -54,6 +54,8 @@ POLICIES: dict[str, Policy] = {
     "room_code_miss": Policy(per_member="", per_address="20/minute;100/hour;300/day"),
     # starting an equity calculation (a person clicks every few seconds; each run may take seconds of a core)
     "calc": Policy(per_member="", per_address="30/minute;300/hour"),
+    # a message or a reaction at a table's chat (a chatty person writes one every few seconds)
+    "chat": Policy(per_member="5/10second;30/minute", per_address="60/10second;600/minute"),
     # the cheap calculators (outs, pot odds: exact counts in microseconds)
     "calc_light": Policy(per_member="", per_address="120/minute;2000/hour"),
 }

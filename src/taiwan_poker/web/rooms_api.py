@@ -1,4 +1,5 @@
-"""Member tables over HTTP: open a table, change its settings, seat or remove bots, sit, act, leave, rematch.
+"""Member tables over HTTP: open a table, change its settings, seat or remove bots, sit, act, leave, rematch; the
+host's controls, rebuys, the choices at an all-in and a showdown, and the table's chat (issue 23).
 
 Thin: every handler checks who is asking and calls :class:`~taiwan_poker.rooms.service.RoomService`; what
 goes back to a browser is only ever that member's view of the room.
@@ -12,6 +13,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ..rooms.service import ActResult
+from ..store.models import Member
 from ..tables.limits import (
     BOT_LEVELS,
     BOUNDS,
@@ -22,6 +24,7 @@ from ..tables.limits import (
     DEFAULT_STACK,
     DEFAULT_TIME_BANK,
 )
+from ..tables.views import table_log as log_of
 from .error_model import ERROR_RESPONSES
 from .members_api import Csrf, MemberDep, OptionalMember, rate_limit, services
 from .metrics import observe_action
@@ -47,10 +50,14 @@ class NewRoom(BaseModel):
         f"seconds of time bank each player may draw on per match once the {BOUNDS.action_clock}-s action clock "
         f"has run out, {BOUNDS.time_bank[0]}–{BOUNDS.time_bank[1]} (0: the clock alone)"),
         json_schema_extra={"minimum": BOUNDS.time_bank[0], "maximum": BOUNDS.time_bank[1]})
+    straddle: StrictBool = Field(False, description="under the gun posts a live straddle of 2 big blinds (3+ players)")
+    run_twice: StrictBool = Field(False, description="an all-in before the river may be run twice if all agree")
+    show_or_muck: StrictBool = Field(False, description="at showdown, hands that cannot win may be mucked")
 
     def settings(self) -> dict[str, Any]:
         return {"decks": self.decks, "seats": self.seats, "stack": self.stack, "blinds": self.blinds,
-                "time_bank": self.time_bank}
+                "time_bank": self.time_bank, "options": {"straddle": self.straddle, "run_twice": self.run_twice,
+                                                         "show_or_muck": self.show_or_muck}}
 
 
 class NewTable(NewRoom):
@@ -59,9 +66,15 @@ class NewTable(NewRoom):
     bots: StrictInt = Field(0, description="bots to seat at once, 0 to seats − 1 (fills the table: a solo game)")
     level: StrictStr | None = Field(None, description=f"the bots' level: {', '.join(BOT_LEVELS)} (default "
                                                       f"{DEFAULT_BOT_LEVEL})")
+    rebuys: StrictBool = Field(False, description="rebuys and top-ups up to the starting stack, between hands")
+    approval: StrictBool = Field(False, description="the host approves who sits (ask to sit)")
+    spectator_chat: StrictBool = Field(False, description="spectators may read and write the table's chat")
 
     def settings(self) -> dict[str, Any]:
-        return {**super().settings(), "bots": self.bots, "level": self.level}
+        out = {**super().settings(), "bots": self.bots, "level": self.level}
+        out["options"] = {**out["options"], "rebuys": self.rebuys, "approval": self.approval,
+                          "spectator_chat": self.spectator_chat}
+        return out
 
 
 class BotIn(BaseModel):
@@ -124,13 +137,13 @@ def configure_room(request: Request, code: str, body: NewRoom, member: MemberDep
 @router.post("/api/rooms/{code}/bots", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
 def add_bot(request: Request, code: str, member: MemberDep, body: BotIn | None = None) -> dict[str, Any]:
     """The creator seats a bot in the next empty seat (before the first hand or between hands)."""
-    return services(request)[2].add_bot(code, member, (body or BotIn.model_validate({})).level)
+    return _request(request, code, member, "add_bot", {"level": (body or BotIn.model_validate({})).level})
 
 
 @router.delete("/api/rooms/{code}/bots/{seat}", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
 def remove_bot(request: Request, code: str, seat: int, member: MemberDep) -> dict[str, Any]:
     """The creator takes a bot off the table between hands."""
-    return services(request)[2].remove_bot(code, member, seat)
+    return _request(request, code, member, "remove_bot", {"seat": seat})
 
 
 class CoachIn(BaseModel):
@@ -147,19 +160,19 @@ def coach(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
 @router.post("/api/rooms/{code}/coach", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
 def set_coach(request: Request, code: str, body: CoachIn, member: MemberDep) -> dict[str, Any]:
     """The creator turns the coach on or off for everyone at the table (between hands)."""
-    return services(request)[2].set_coach(code, member, body.on)
+    return _request(request, code, member, "coach", {"on": body.on})
 
 
 @router.post("/api/rooms/{code}/away", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
 def away(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
     """Step away: your hands are checked or folded at once until you are back."""
-    return services(request)[2].away(code, member)
+    return _request(request, code, member, "away", {})
 
 
 @router.post("/api/rooms/{code}/back", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
 def back(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
     """Come back to the table after being away."""
-    return services(request)[2].back(code, member)
+    return _request(request, code, member, "back", {})
 
 
 @router.get("/api/rooms/{code}", tags=["rooms"])
@@ -168,9 +181,16 @@ def room_state(request: Request, code: str, member: OptionalMember) -> dict[str,
     return services(request)[2].state(code, member)
 
 
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: StrictInt | None = Field(None, description="the empty seat to take (0-based); omitted: the first free one",
+                                   json_schema_extra={"minimum": 0})
+
+
 @router.post("/api/rooms/{code}/join", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
-def join_room(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
-    return services(request)[2].join(code, member)
+def join_room(request: Request, code: str, member: MemberDep, body: JoinIn | None = None) -> dict[str, Any]:
+    """Take a seat (``seat``: any empty one), or ask to sit where the host approves who sits."""
+    return services(request)[2].join(code, member, (body or JoinIn.model_validate({})).seat)
 
 
 @router.post("/api/rooms/{code}/leave", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
@@ -205,3 +225,200 @@ def next_hand(request: Request, code: str, body: VersionIn, member: MemberDep) -
     """Deal the next hand once the last one is over."""
     with observe_action(request.app, "next"):
         return act_json(services(request)[2].next_hand(code, member, body.version))
+
+
+# --- the host's table (issue 23) ----------------------------------------------------------------------------------
+
+
+def _request(request: Request, code: str, member: Member, kind: str, body: dict[str, Any]) -> dict[str, Any]:
+    out = services(request)[2].request(code, member, kind, body)
+    assert isinstance(out, dict)
+    return out
+
+
+class SeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: StrictInt = Field(json_schema_extra={"minimum": 0})
+
+
+class SeatOnIn(SeatIn):
+    on: StrictBool = Field(True, description="true: name (silence, mute); false: undo it")
+
+
+class StackIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    stack: StrictInt = Field(description="the seat's new stack (between hands)", json_schema_extra={"minimum": 1})
+
+
+class StakesIn(BaseModel):
+    """What changes between hands; fields left out stay as they are."""
+
+    model_config = ConfigDict(extra="forbid")
+    blinds: list[StrictInt] | None = Field(None, examples=[[25, 50]])
+    action_clock: StrictInt | None = Field(None, description=f"seconds to act, {BOUNDS.action_clock_range[0]}–"
+                                                             f"{BOUNDS.action_clock_range[1]}")
+    time_bank: StrictInt | None = None
+    straddle: StrictBool | None = None
+    run_twice: StrictBool | None = None
+    show_or_muck: StrictBool | None = None
+
+
+class OptionsIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rebuys: StrictBool | None = None
+    approval: StrictBool | None = None
+    spectator_chat: StrictBool | None = None
+
+
+class AnswerIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    approve: StrictBool
+
+
+class BuyIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    amount: StrictInt | None = Field(None, description="chips to buy; omitted: up to the starting stack")
+
+
+class ChoiceIn(VersionIn):
+    agree: StrictBool | None = Field(None, description="runs: agree (true) or decline to run it twice")
+    show: StrictBool | None = Field(None, description="showdown: show (true) or muck (false)")
+
+
+class ShowIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    cards: list[StrictInt] = Field(description="hole cards to show: [0], [1] or [0, 1]", examples=[[0, 1]])
+
+
+class ChatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    text: StrictStr | None = Field(None, description=f"a message, 1–{BOUNDS.chat_max_chars} characters (plain text)")
+    reaction: StrictStr | None = Field(None, description=f"one of {' '.join(BOUNDS.chat_reactions)}")
+    to: StrictInt | None = Field(None, description="the message a reaction answers (omitted: the table)")
+
+
+def _set(model: BaseModel) -> dict[str, Any]:
+    return model.model_dump(exclude_none=True)
+
+
+@router.post("/api/rooms/{code}/pause", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
+def pause(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
+    """Pause the table: no hand is dealt until it resumes (a hand in play is played out)."""
+    return _request(request, code, member, "pause", {})
+
+
+@router.post("/api/rooms/{code}/resume", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
+def resume(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
+    return _request(request, code, member, "resume", {})
+
+
+@router.delete("/api/rooms/{code}/players/{seat}", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
+def remove_player(request: Request, code: str, seat: int, member: MemberDep) -> dict[str, Any]:
+    """Take a player off the table between hands; their stack leaves with them (listed in the summary)."""
+    return _request(request, code, member, "remove", {"seat": seat})
+
+
+@router.post("/api/rooms/{code}/players/{seat}/stack", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
+def adjust_stack(request: Request, code: str, seat: int, body: StackIn, member: MemberDep) -> dict[str, Any]:
+    """Set a player's stack between hands (a public event with who did it)."""
+    return _request(request, code, member, "stack", {"seat": seat, "stack": body.stack})
+
+
+@router.post("/api/rooms/{code}/stakes", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
+def change_stakes(request: Request, code: str, body: StakesIn, member: MemberDep) -> dict[str, Any]:
+    """New blinds, action clock, time bank or hand options (straddle, run it twice, show or muck), between hands."""
+    return _request(request, code, member, "stakes", _set(body))
+
+
+@router.post("/api/rooms/{code}/options", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
+def set_options(request: Request, code: str, body: OptionsIn, member: MemberDep) -> dict[str, Any]:
+    """Rebuys and top-ups, approval of who sits, spectators' chat."""
+    return _request(request, code, member, "options", _set(body))
+
+
+@router.post("/api/rooms/{code}/requests/{request_id}", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
+def answer_request(request: Request, code: str, request_id: int, body: AnswerIn, member: MemberDep
+                   ) -> dict[str, Any]:
+    """Approve or deny a request to sit (``requests[].id`` in the view)."""
+    return _request(request, code, member, "answer", {"request": request_id, "approve": body.approve})
+
+
+@router.post("/api/rooms/{code}/host", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
+def hand_host(request: Request, code: str, body: SeatIn, member: MemberDep) -> dict[str, Any]:
+    """The host hands the host role to the member in ``seat``."""
+    return _request(request, code, member, "host", {"seat": body.seat})
+
+
+@router.post("/api/rooms/{code}/cohosts", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
+def name_cohost(request: Request, code: str, body: SeatOnIn, member: MemberDep) -> dict[str, Any]:
+    """The host names (``on``) or unnames a co-host."""
+    return _request(request, code, member, "cohost", {"seat": body.seat, "on": body.on})
+
+
+@router.post("/api/rooms/{code}/silence", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
+def silence(request: Request, code: str, body: SeatOnIn, member: MemberDep) -> dict[str, Any]:
+    """Silence (``on``) a player at the table's chat, or let them talk again."""
+    return _request(request, code, member, "silence", {"seat": body.seat, "on": body.on})
+
+
+@router.get("/api/rooms/{code}/log", tags=["host"])
+def table_log(request: Request, code: str, member: OptionalMember, since: int = 0) -> dict[str, Any]:
+    """The table's log every player can read: each host action with who did it, rebuys and top-ups."""
+    return {"log": log_of(services(request)[2].reads.table_state(code), since)}
+
+
+@router.post("/api/rooms/{code}/buy", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
+def buy_chips(request: Request, code: str, member: MemberDep, body: BuyIn | None = None) -> dict[str, Any]:
+    """A rebuy or a top-up up to the starting stack, where the host allows them, while you are in no hand."""
+    return _request(request, code, member, "buy", _set(body or BuyIn.model_validate({})))
+
+
+@router.post("/api/rooms/{code}/runs", tags=["rooms"], dependencies=[Csrf, rate_limit("action")])
+def answer_runs(request: Request, code: str, body: ChoiceIn, member: MemberDep) -> dict[str, Any]:
+    """Agree (or not) to run the rest of the board twice, against a version."""
+    with observe_action(request.app, "runs"):
+        return act_json(_choice(request, code, member, "runs", {"agree": body.agree}, body.version))
+
+
+@router.post("/api/rooms/{code}/showdown", tags=["rooms"], dependencies=[Csrf, rate_limit("action")])
+def show_or_muck(request: Request, code: str, body: ChoiceIn, member: MemberDep) -> dict[str, Any]:
+    """Show (``show`` true) or muck a hand that cannot win, against a version."""
+    with observe_action(request.app, "showdown"):
+        return act_json(_choice(request, code, member, "showdown", {"show": body.show}, body.version))
+
+
+def _choice(request: Request, code: str, member: Member, kind: str, body: dict[str, Any], version: int
+            ) -> ActResult:
+    out = services(request)[2].request(code, member, kind, body, version)
+    assert isinstance(out, ActResult)
+    return out
+
+
+@router.post("/api/rooms/{code}/show", tags=["rooms"], dependencies=[Csrf, rate_limit("action")])
+def show_cards(request: Request, code: str, body: ShowIn, member: MemberDep) -> dict[str, Any]:
+    """The winner of an uncontested pot shows one or both hole cards after the hand."""
+    return _request(request, code, member, "show", {"cards": body.cards})
+
+
+@router.get("/api/rooms/{code}/chat", tags=["chat"])
+def read_chat(request: Request, code: str, member: OptionalMember, after: int = 0) -> dict[str, Any]:
+    """The chat lines you may read after id ``after`` (the newest 100), and the seats you muted."""
+    return services(request)[2].chat.read(code, member, after)
+
+
+@router.post("/api/rooms/{code}/chat", tags=["chat"], dependencies=[Csrf, rate_limit("chat")])
+def say(request: Request, code: str, body: ChatIn, member: MemberDep) -> dict[str, Any]:
+    """Write a message (``text``) or a reaction (``reaction``, to the message ``to``) at the table."""
+    return {"message": services(request)[2].chat.say(code, member, body.text, body.reaction, body.to)}
+
+
+@router.delete("/api/rooms/{code}/chat/{line}", tags=["chat"], dependencies=[Csrf, rate_limit("seat")])
+def delete_chat(request: Request, code: str, line: int, member: MemberDep) -> dict[str, Any]:
+    """The host deletes a message (its text is removed for good; the log says who deleted whose message)."""
+    return services(request)[2].chat.delete(code, member, line)
+
+
+@router.post("/api/rooms/{code}/mute", tags=["chat"], dependencies=[Csrf, rate_limit("seat")])
+def mute(request: Request, code: str, body: SeatOnIn, member: MemberDep) -> dict[str, Any]:
+    """Mute (``on``) or unmute a player for you only: their messages are not sent to you."""
+    return services(request)[2].chat.mute(code, member, body.seat, body.on)
