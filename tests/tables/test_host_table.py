@@ -296,8 +296,8 @@ def test_a_top_up_is_up_to_the_starting_stack_and_waits_for_the_hand_to_end() ->
     t.do(SetOptions(100, TableOptions(rebuys=True)))
     t.do(Act(100, Action(ActionKind.RAISE, 100)))
     t.do(Act(101, Action(ActionKind.FOLD)))  # seat 1 lost its big blind: 1980
-    assert refused(t, BuyChips(100)) == "bad_amount", "at or above the starting stack: nothing to top up"
-    assert refused(t, BuyChips(101, 21)) == "bad_amount"
+    assert refused(t, BuyChips(100)) == "no_topup", "at or above the starting stack: nothing to top up"
+    assert refused(t, BuyChips(101, 21)) == "bad_buy"
     t.do(Deal(None))
     assert refused(t, BuyChips(101)) == "hand_in_progress"
     finish_hand(t)

@@ -472,7 +472,8 @@ REFUSALS: dict[type[Any], set[str]] = {
     NameCohost: {"not_host", "empty_seat", "bot_seat"}, HandHost: {"not_host", "empty_seat", "bot_seat"},
     AnswerSeat: {"not_host", "match_over", "room_full"},
     ShowCards: {"no_show", "illegal_action"},
-    BuyChips: {"not_seated", "no_rebuys", "match_over", "table_not_started", "hand_in_progress", "bad_amount"},
+    BuyChips: {"not_seated", "no_rebuys", "match_over", "table_not_started", "hand_in_progress", "no_topup",
+               "bad_buy"},
     AnswerRuns: set(), ShowOrMuck: set(),
 }
 CARD_LABEL = re.compile(r"(?<![0-9A-Za-z])[2-9TJQKA][shdc]:[1-8](?![0-9])")
