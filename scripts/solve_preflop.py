@@ -130,10 +130,23 @@ def _solve_one(d: int, n: int, stack: float, iterations: int, work: Path, check_
         "edges": res.compiled.n_edges,
         "terminals": len(res.compiled.tree.terminals),
         "unreached_share": round(res.unreached, 6),
+        "average_exploitability_mbb": round(res.average_mbb, 4),
+        "refined_share": round(res.refined, 6),
     }
     meta_path.write_text(json.dumps(meta))
     print(f"{key}: {res.final.mbb:.3f} mbb after {res.iterations} iterations, {seconds:.0f} s", flush=True)
     return meta
+
+
+def _claim(work: Path, key: str) -> bool:
+    """Take a table for this process (several ``solve --claim`` processes share one grid)."""
+    try:
+        fd = os.open(work / f"claim_{key}", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return False
+    os.write(fd, str(os.getpid()).encode())
+    os.close(fd)
+    return True
 
 
 def cmd_solve(args: argparse.Namespace) -> None:
@@ -143,6 +156,9 @@ def cmd_solve(args: argparse.Namespace) -> None:
         for n in args.players:
             for stack in args.stacks:
                 iterations = args.iterations or iterations_for(n, stack)
+                key = f"d{d}_p{n}_s{float(stack):g}"
+                if args.claim and not _claim(work, key):
+                    continue
                 _solve_one(d, n, float(stack), iterations, work, args.check_every)
 
 
@@ -159,7 +175,7 @@ def cmd_pack(args: argparse.Namespace) -> None:
     from dataclasses import asdict
 
     from taiwan_poker.strategy import cfr
-    from taiwan_poker.strategy.model import ALPHA3, ALPHA4, PayoffModel
+    from taiwan_poker.strategy.model import ALPHA3, ALPHA4, ALPHA5, PayoffModel
     from taiwan_poker.strategy.tables import META_FILE, STRATEGY_FILE, pack
     from taiwan_poker.strategy.tree import GameSpec, sizing_for
 
@@ -200,6 +216,7 @@ def cmd_pack(args: argparse.Namespace) -> None:
             "b_step": model.b_step,
             "alpha3": ALPHA3,
             "alpha4": ALPHA4,
+            "alpha5": ALPHA5,
             "calibration_seed": 20261223,
         },
         "sizing": {
@@ -308,6 +325,7 @@ def main(argv: list[str] | None = None) -> None:
     v.add_argument("--stacks", type=_ints, default=list(STACKS))
     v.add_argument("--iterations", type=int, default=0, help="0: the shipped count for the player count")
     v.add_argument("--check-every", type=int, default=250, help="exploitability checks (0: only at the end)")
+    v.add_argument("--claim", action="store_true", help="share the grid with other --claim processes")
     v.set_defaults(func=cmd_solve)
     x = sub.add_parser("crossdeck", help="exploitability of neighbouring deck counts' tables (the nearest-deck rule)")
     x.add_argument("--decks", type=_ints, default=[3, 5])

@@ -64,7 +64,7 @@ def test_layout_and_invariants(players: int, stack: float) -> None:
             else:
                 assert len(live) >= 2 and len({s.contrib[p] for p in live}) == 1  # everyone in has matched
                 assert (n.terminal is TerminalKind.ALLIN) == (s.contrib[live[0]] >= stack)
-                assert len(live) <= (3 if n.terminal is TerminalKind.ALLIN else 4)
+                assert len(live) <= (5 if n.terminal is TerminalKind.ALLIN else 4)
             continue
         kinds = [a.kind for a in n.actions]
         assert (Kind.FOLD in kinds) == (s.level > s.contrib[n.player])

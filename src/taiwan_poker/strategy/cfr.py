@@ -83,6 +83,13 @@ class Segments:
     def max(self, x: FloatArray) -> FloatArray:
         return self._reduce(x, None, "max")
 
+    def argmax(self, x: FloatArray) -> IntArray:
+        """Per segment and column, the offset of the largest row within the segment (the first on a tie)."""
+        out = np.empty((self.count, x.shape[1]), dtype=np.int64)
+        for n, ids, first in self.groups:
+            out[ids] = np.argmax(np.stack([x[first + k] for k in range(n)]), axis=0)
+        return out
+
     def prod(self, x: FloatArray, index: IntArray | None = None) -> FloatArray:
         return self._reduce(x, index, "prod")
 
@@ -498,12 +505,14 @@ def exploitability(c: Compiled, chance: Chance, sigma: FloatArray) -> Exploitabi
 class SolveResult:
     """The strategy to ship (per edge and class), its measured exploitability and the trace of the solve.
 
-    ``strategy`` is the average strategy, except at the few information sets the
-    player never reaches under it (a class it never brings to that node), where
-    the average is undefined and the final regret-matching strategy — a best
-    response in the making, since counterfactual regrets do not depend on one's
-    own reach — is used instead.  Those information sets do not change any
-    value, so the exploitability of ``strategy`` is that of the average.
+    ``strategy`` is the average strategy, except (1) at information sets the
+    player never reaches under it (a class it never brings to that node),
+    where the average is undefined and the final regret-matching strategy — a
+    best response in the making, since counterfactual regrets do not depend on
+    one's own reach — is used instead, and then (2) wherever the player brings
+    a class to a node less than once in a thousand deals, where the best
+    response against the others is used (:func:`refine_unreached`).  ``final``
+    measures ``strategy``; the trace's last point is that figure.
     """
 
     compiled: Compiled
@@ -512,6 +521,8 @@ class SolveResult:
     final: Exploitability
     trace: list[tuple[int, float]]
     unreached: float  # share of (node, class) information sets filled from the final current strategy
+    average_mbb: float  # exploitability of the average strategy before :func:`refine_unreached`
+    refined: float  # share of information sets :func:`refine_unreached` changed
 
 
 def blend_unreached(c: Compiled, weights: FloatArray, current: FloatArray, tolerance: float = 1e-9) -> tuple[
@@ -524,6 +535,50 @@ def blend_unreached(c: Compiled, weights: FloatArray, current: FloatArray, toler
     avg = normalise(c, weights)
     out: FloatArray = np.where(empty[c.edge_dec], current, avg)
     return out, float(empty.mean())
+
+
+def refine_unreached(
+    c: Compiled, chance: Chance, sigma: FloatArray, min_reach: float = 1e-3
+) -> tuple[FloatArray, float]:
+    """Best responses where a player (almost) never brings a class: the strategy to ship.
+
+    Where a class reaches a node with probability under ``min_reach`` under its
+    own player's strategy (a line it takes with less than one hand in a
+    thousand), its average strategy rests on few iterations and can show
+    leftovers (pocket aces folding 1 % after a limp-call it never makes).
+    There the player takes the action with the best counterfactual value
+    against the others' strategies (computed bottom-up, so a refined node sees
+    the refined play below it).  Returns the refined strategy and the share of
+    information sets changed; the exploitability is measured again afterwards.
+    """
+    chance = chance.astype(np.float64)
+    sigma = sigma.astype(np.float64)
+    own = reaches(c, sigma, np.ones(chance.size))
+    low = own[c.dec_own] < min_reach  # (D, H)
+    leaves = terminal_values(c, chance, reaches(c, sigma, chance.prior))
+    values = leaves.slots.copy()
+    out = sigma.copy()
+    changed = 0
+    for lv, (edge_seg, child_seg) in zip(c.levels, c.level_segs, strict=True):
+        d_lo, d_hi, e_lo, e_hi = (int(x) for x in lv["d"])
+        mine_v = values[lv["own_slot"]]
+        folds = lv["own_fold"] >= 0
+        if folds.any():
+            mine_v[folds] = leaves.folds[lv["own_fold"][folds]]
+        local = c.edge_dec[e_lo:e_hi] - d_lo
+        top = edge_seg.max(mine_v)
+        gain = top - edge_seg.sum(mine_v * sigma[e_lo:e_hi])
+        scale = edge_seg.max(np.abs(mine_v))
+        mask = low[d_lo:d_hi] & (gain > 1e-6 * scale) & (scale > 0)  # no change where nothing is at stake
+        best = edge_seg.argmax(mine_v)  # (D_d, H)
+        offset = np.arange(e_hi - e_lo) - (c.dec_start[d_lo:d_hi] - e_lo)[local]
+        onehot = (best[local] == offset[:, None]).astype(np.float64)
+        out[e_lo:e_hi] = np.where(mask[local], onehot, sigma[e_lo:e_hi])
+        changed += int(mask.sum())
+        values[c.dec_slot[d_lo:d_hi]] = edge_seg.sum(mine_v * out[e_lo:e_hi])
+        if len(lv["parent_slots"]):
+            values[lv["parent_slots"]] = child_seg.sum(values, lv["child_slots"])
+    return out, float(changed / low.size)
 
 
 def solve_tree(
@@ -581,12 +636,14 @@ def solve_tree(
                 progress(t, ex.mbb)
             if ex.mbb <= target_mbb:
                 break
-    strategy, unreached = blend_unreached(c, avg, regret_matching(c, regret).astype(np.float64))
+    average, unreached = blend_unreached(c, avg, regret_matching(c, regret).astype(np.float64))
+    average_mbb = exploitability(c64, exact, average).mbb
+    strategy, refined = refine_unreached(c64, exact, average)
     final = exploitability(c64, exact, strategy)
     trace.append((done, final.mbb))
     if progress is not None:
         progress(done, final.mbb)
-    return SolveResult(c64, strategy, done, final, trace, unreached)
+    return SolveResult(c64, strategy, done, final, trace, unreached, average_mbb, refined)
 
 
 def solve(

@@ -21,8 +21,8 @@ with little behind (spr → 0) the shares tend to the plain equity.
 
 **Three or more players.**  ``share_p = 1/k + α_k · Σ_j (e'_pj − 1/2)`` over the
 other ``k − 1`` players ``j`` still in, with the pairwise (realised) equities
-``e'_pj``; ``α_2 = 1`` is the heads-up case, ``α_3``/``α_4`` are fitted by least squares
-to three- and four-way equities of our engine (``scripts/solve_preflop.py
+``e'_pj``; ``α_2 = 1`` is the heads-up case, ``α_3``, ``α_4``, ``α_5`` are fitted by least
+squares to three-, four- and five-way equities of our engine (``scripts/solve_preflop.py
 calibrate``).  The shares always add up to one; being linear in each opponent's
 hand they let the solver sum over opponents one at a time.  A dominated hand
 in a three-way pot can get a share slightly below zero (e.g. the queens in
@@ -49,11 +49,12 @@ A_MAX = 0.3
 SPR_HALF = 3.0
 B_STEP = 0.025  # realisation biases are rounded to this grid (a handful of distinct matrices per tree)
 
-# Fitted by ``scripts/solve_preflop.py calibrate --decks 2,3,4,5,6 --players 3,4 --tuples 3000`` (seed 20261223,
-# 4,000 deals a tuple; docs/strategy.md): decks -> α_3, α_4.  Five- and six-way pots (never in the shipped trees)
+# Fitted by ``scripts/solve_preflop.py calibrate --decks 2,3,4,5,6 --players 3,4,5 --tuples 3000`` (seed 20261223,
+# 4,000 deals a tuple; docs/strategy.md): decks -> α_3, α_4, α_5.  Six-way pots (never in the shipped trees)
 # would use 2/k.
 ALPHA3: dict[int, float] = {2: 0.4412, 3: 0.4461, 4: 0.4480, 5: 0.4529, 6: 0.4578}
 ALPHA4: dict[int, float] = {2: 0.2490, 3: 0.2561, 4: 0.2585, 5: 0.2618, 6: 0.2614}
+ALPHA5: dict[int, float] = {2: 0.1617, 3: 0.1660, 4: 0.1682, 5: 0.1701, 6: 0.1726}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +67,13 @@ class PayoffModel:
     b_step: float = B_STEP
     alpha3: float = ALPHA3[2]
     alpha4: float = ALPHA4[2]
+    alpha5: float = ALPHA5[2]
 
     @classmethod
     def for_decks(cls, decks: int) -> PayoffModel:
         """The shipped model at a deck count (its fitted ``α_3``, ``α_4``)."""
         d = min(max(decks, min(ALPHA3)), max(ALPHA3))
-        return cls(alpha3=ALPHA3[d], alpha4=ALPHA4[d])
+        return cls(alpha3=ALPHA3[d], alpha4=ALPHA4[d], alpha5=ALPHA5[d])
 
     def alpha(self, k: int) -> float:
         if k <= 2:
@@ -80,6 +82,8 @@ class PayoffModel:
             return self.alpha3
         if k == 4:
             return self.alpha4
+        if k == 5:
+            return self.alpha5
         return 2.0 / k
 
     def bias(self, spr: float) -> float:

@@ -24,7 +24,8 @@ The actions (:class:`Sizing`): fold, call or check, a few raise sizes, all-in.
 * From four players up at most two players call a raise and one a re-raise
   (the others fold or raise) — except the big blind closing the betting,
   which may always call — and an all-in is called by at most one player from
-  40 BB up (two below); heads-up and three-handed there are no such caps.
+  40 BB up (two below) besides players who have raised in the hand, who may
+  always call it; heads-up and three-handed there are no such caps.
 
 Everything is in big blinds.  :func:`build_tree` lays the game out as a flat
 list of nodes; the node order is deterministic, so a table of strategies stored
@@ -173,6 +174,10 @@ class State:
     callers: int
     last_raiser: int
     increment: float
+    raised: tuple[bool, ...] = ()  # who has raised in this hand (may always call an all-in)
+
+    def has_raised(self, p: int) -> bool:
+        return bool(self.raised) and self.raised[p]
 
 
 class TerminalKind(StrEnum):
@@ -212,7 +217,7 @@ def initial_state(spec: GameSpec) -> State:
     contrib = [0.0] * n
     contrib[spec.sb] = SMALL_BLIND
     contrib[spec.bb] = BIG_BLIND
-    return State(tuple(contrib), (False,) * n, tuple(range(n)), BIG_BLIND, 0, 0, -1, BIG_BLIND)
+    return State(tuple(contrib), (False,) * n, tuple(range(n)), BIG_BLIND, 0, 0, -1, BIG_BLIND, (False,) * n)
 
 
 def _round(x: float) -> float:
@@ -253,7 +258,7 @@ def legal_actions(spec: GameSpec, s: State, p: int) -> tuple[Act, ...]:
     cap = spec.z.max_callers[min(s.raises, len(spec.z.max_callers)) - 1] if s.raises > 0 else spec.players
     closes = p == spec.bb and s.pending == (p,)  # the big blind closing the betting may always call
     capped = (s.callers >= cap and not facing_allin and not closes) or (
-        facing_allin and allin_live >= spec.z.max_allin_players
+        facing_allin and allin_live >= spec.z.max_allin_players and not s.has_raised(p)
     )
     if not limp_ban and not capped:
         out.append(Act(Kind.CALL, min(s.level, stack)))
@@ -275,14 +280,22 @@ def apply(spec: GameSpec, s: State, p: int, a: Act) -> State:
     if a.kind is Kind.FOLD:
         folded = list(s.folded)
         folded[p] = True
-        return State(s.contrib, tuple(folded), rest, s.level, s.raises, s.callers, s.last_raiser, s.increment)
+        return State(
+            s.contrib, tuple(folded), rest, s.level, s.raises, s.callers, s.last_raiser, s.increment, s.raised
+        )
     if a.kind is Kind.CALL or a.to <= s.level:
         contrib[p] = min(s.level, spec.stack)
-        return State(tuple(contrib), s.folded, rest, s.level, s.raises, s.callers + 1, s.last_raiser, s.increment)
+        return State(
+            tuple(contrib), s.folded, rest, s.level, s.raises, s.callers + 1, s.last_raiser, s.increment, s.raised
+        )
     contrib[p] = a.to
     order = [(p + k) % n for k in range(1, n)]
     pending = tuple(q for q in order if not s.folded[q] and contrib[q] < spec.stack)
-    return State(tuple(contrib), s.folded, pending, a.to, s.raises + 1, 0, p, max(s.increment, a.to - s.level))
+    raised = list(s.raised) if s.raised else [False] * n
+    raised[p] = True
+    return State(
+        tuple(contrib), s.folded, pending, a.to, s.raises + 1, 0, p, max(s.increment, a.to - s.level), tuple(raised)
+    )
 
 
 def _terminal_kind(spec: GameSpec, s: State) -> TerminalKind | None:
