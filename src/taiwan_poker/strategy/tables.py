@@ -149,6 +149,7 @@ def expand(tree: Tree, rows: npt.NDArray[np.uint8], kept: npt.NDArray[np.bool_])
         at += size - 1
     if at != len(rows) or (out < 0).any():
         raise TableError("the stored rows do not fit the tree")
+    out[starts[sizes == 1]] = SCALE  # a node with one action (a fold forced by the caps) takes it
     return out.astype(np.uint8)
 
 
