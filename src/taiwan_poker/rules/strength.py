@@ -17,12 +17,8 @@ from ..evaluate.categories import unpack_ranks
 _PLURAL = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks", "queens",
            "kings", "aces")
 _SINGULAR = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
-# how many of the packed comparison ranks name the hand (the rest are kickers)
-_NAMED = {
-    Category.FIVE_OF_A_KIND: 1, Category.STRAIGHT_FLUSH: 1, Category.FOUR_OF_A_KIND: 1, Category.FULL_HOUSE: 2,
-    Category.FLUSH: 1, Category.STRAIGHT: 1, Category.THREE_OF_A_KIND: 1, Category.TWO_PAIR: 2,
-    Category.ONE_PAIR: 1, Category.HIGH_CARD: 1,
-}
+# which of the five comparison ranks (the best five in comparison order) name the hand; the rest are kickers
+_NAMED = {Category.FULL_HOUSE: (0, 3), Category.TWO_PAIR: (0, 2)}
 
 
 def _words(category: Category, ranks: Sequence[int]) -> tuple[str, str]:
@@ -66,7 +62,8 @@ def strength(hole: Sequence[Card | None], board: Sequence[Card], ranking: Rankin
     if board:
         value = hand_value((*cards, *board), ranking)
         category = ranking.category_of(value)
-        ranks = unpack_ranks(value, _NAMED[category])
+        five = unpack_ranks(value, 5)
+        ranks = tuple(five[i] for i in _NAMED.get(category, (0,)))
     elif cards[0].rank == cards[1].rank:
         category, ranks = Category.ONE_PAIR, (cards[0].rank,)
     else:
