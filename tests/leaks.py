@@ -1,10 +1,11 @@
 """A checker that a payload sent to one member holds no card that member may not see at that moment.
 
 It walks the payload, finds every string that is a card (``As``, ``As:2``) and
-accepts it only where that seat is entitled to it: the public board, its own
-hole cards and private burn, and hands shown at showdown — each compared with
-the server's own truth (the engine's hand).  Anything else that looks like a
-card is a leak.
+accepts it only where that seat is entitled to it: the public board (both runs'
+boards when the board is run twice), its own hole cards and private burn, hands
+shown at showdown and cards an uncontested winner chose to show — each compared
+with the server's own truth (the engine's hand); a mucked hand's cards nowhere.
+Anything else that looks like a card is a leak.
 """
 
 from __future__ import annotations
@@ -47,21 +48,31 @@ def check_hand_view(hand_view: dict[str, Any], seat: int | None, truth: Hand, wh
         assert seat is not None and you["seat"] == seat, f"{where}: a 'you' block for another seat"
         assert you["hole"] == faces(truth.hole_cards(seat)), f"{where}: own hole cards wrong"
         assert you["burns"] == faces(truth.private_burns(seat)), f"{where}: own burn wrong"
+    shown2 = {e.seat: e for e in truth.shown2}
+    volunteered = truth.volunteered
+    assert hand_view.get("board2", []) == (faces(truth.board2) if truth.runs == 2 else []), \
+        f"{where}: the second run's board differs from the truth"
     for path, card in card_strings(hand_view):
         head = path[0]
-        if head == "board":
+        if head in ("board", "board2"):
             continue
         if head == "you" and seat is not None:
             continue
-        if head == "seats" and len(path) >= 3 and path[2] == "shown":
+        if head == "seats" and len(path) >= 3 and path[2] in ("shown", "shown2", "showed"):
             s = hand_view["seats"][path[1]]["seat"]
-            assert s in shown, f"{where}: seat {s}'s cards shown to {seat} without a showdown: {card}"
+            known = {"shown": shown, "shown2": shown2, "showed": volunteered}[path[2]]
+            assert s in known, f"{where}: seat {s}'s cards shown to {seat} without a showdown or a show: {card}"
+            assert s not in truth.mucked, f"{where}: a mucked hand's card {card} was sent to {seat}"
             continue
         raise AssertionError(f"{where}: card {card} at {path} is not visible to seat {seat}")
     for entry in hand_view["seats"]:
         if "shown" in entry:
             ev = shown[entry["seat"]]
             assert entry["shown"]["hole"] == faces(ev.hole), f"{where}: shown hand differs from the truth"
+        if "showed" in entry:
+            assert entry["showed"] == faces(volunteered[entry["seat"]]), f"{where}: a shown card differs"
+        if entry["seat"] in truth.mucked:
+            assert entry.get("mucked") is True and "shown" not in entry, f"{where}: a muck not shown as one"
 
 
 def check_events(events: list[dict[str, Any]], seat: int | None, truth: Hand, where: str = "") -> None:

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 
 from taiwan_poker.store import repo
 from taiwan_poker.tables import event_from_json, fold
-from tests.leaks import check_events, check_hand_view, check_room_state
+from tests.leaks import card_strings, check_events, check_hand_view, check_room_state
 from tests.members.conftest import client
 from tests.rooms.test_service import random_action
 
@@ -222,3 +222,137 @@ def test_no_payload_at_a_six_seat_table_holds_a_card_they_may_not_see(app: FastA
     assert any(len(hand.pots) > 1 for hand in final.hands), "at least one hand was split into side pots"
     assert banked and timed_out and any(p["bank"] < 60 for p in views_spec["players"]), "time banks were drawn"
     assert len(recorded) > 300
+
+
+def test_no_payload_at_a_hosts_table_holds_a_card_or_a_line_its_reader_may_not_have(app: FastAPI) -> None:
+    """Issue 23: a straddle, run-it-twice, show-or-muck and rebuy table with a host who pauses, adjusts stacks,
+    changes the stakes, names a co-host, silences and deletes, and players who chat, react, mute, show and muck.
+    Every HTTP answer and socket message (states and chat) is checked against the truth at its version: no hidden
+    card (burns, unshown or mucked hands) anywhere, both runs' boards as dealt, and no chat line outside its
+    audience (a spectator never gets the players' lines), from a player its reader muted, or deleted text."""
+    rng = random.Random(23)
+    seeds = iter(range(10_000))
+    app.state.rooms.rng_factory = lambda: random.Random(500 + next(seeds))
+    players = [client(app, n) for n in ("Host", "Bea", "Cal")]
+    rail = client(app, "Rail")
+    code = players[0].post("/api/rooms", json={"seats": 3, "decks": 2, "stack": 600, "blinds": [10, 20],
+                                               "straddle": True, "run_twice": True, "show_or_muck": True,
+                                               "rebuys": True}).json()["code"]
+    for c in players[1:]:
+        assert c.post(f"/api/rooms/{code}/join").status_code == 200  # full: hand 1
+    recorded: list[tuple[int | None, dict[str, Any], str]] = []
+    chats: list[tuple[str, dict[str, Any], str]] = []  # (reader, chat payload, where)
+    mutes: dict[str, dict[str, int]] = {"Bea": {}}  # reader -> muted name -> first line id after the mute
+    seen = {"runs2": 0, "muck": 0, "showed": 0, "rebuy": 0, "deleted": 0}
+    names = ["Host", "Bea", "Cal"]
+
+    def say(i: int, text: str) -> None:
+        r = players[i].post(f"/api/rooms/{code}/chat", json={"text": text})
+        if r.status_code == 200:
+            chats.append((names[i], {"messages": [r.json()["message"]]}, "http chat"))
+
+    with players[1].websocket_connect(f"/ws/rooms/{code}") as w1, rail.websocket_connect(f"/ws/rooms/{code}") as wr:
+        socks = {1: w1, None: wr}
+        inbox: dict[int | None, list[dict[str, Any]]] = {1: [], None: []}
+        hands = 0
+        for _ in range(500):
+            views = [c.get(f"/api/rooms/{code}").json() for c in players]
+            spec = rail.get(f"/api/rooms/{code}").json()
+            recorded += [(v["you"], v, "http state") for v in views] + [(None, spec, "http spectator")]
+            for key, sock in socks.items():
+                drain(sock, spec["version"], inbox[key])
+            hand = spec["hand"]
+            if spec["match"]["over"] or hands >= 12:
+                break
+            if rng.random() < 0.15:
+                say(rng.randrange(3), rng.choice(["nice hand", "ouch", "gl", "我跟", "<b>bold?</b>"]))
+            if hand["pending"]:
+                seat = rng.choice(hand["pending"]["seats"])
+                kind = hand["pending"]["kind"]
+                body = {"version": spec["version"], "agree": rng.random() < 0.8} if kind == "runs" else \
+                    {"version": spec["version"], "show": rng.random() < 0.3}
+                r = players[seat].post(f"/api/rooms/{code}/{'runs' if kind == 'runs' else 'showdown'}", json=body)
+                assert r.status_code == 200, r.text
+                recorded.append((seat, r.json(), f"http {kind}"))
+                continue
+            if hand["complete"]:
+                hands += 1
+                seen["runs2"] += hand["runs"] == 2
+                seen["muck"] += any(s.get("mucked") for s in hand["seats"])
+                winner = next((i for i, v in enumerate(views) if v["hand"]["you"].get("may_show")), None) \
+                    if all(v["hand"].get("you") for v in views) else None
+                if winner is not None and rng.random() < 0.7:
+                    r = players[winner].post(f"/api/rooms/{code}/show", json={"cards": [rng.randrange(2)]})
+                    recorded.append((winner, r.json(), "http show"))
+                    seen["showed"] += 1
+                for i, v in enumerate(views):
+                    if v["may_buy"] and v["busted"]:
+                        r = players[i].post(f"/api/rooms/{code}/buy")
+                        recorded.append((i, r.json(), "http rebuy"))
+                        seen["rebuy"] += 1
+                host_turn = hands % 4
+                if host_turn == 0:
+                    players[0].post(f"/api/rooms/{code}/pause")
+                    players[0].post(f"/api/rooms/{code}/resume")
+                elif host_turn == 1:
+                    target = rng.randrange(1, 3)
+                    players[0].post(f"/api/rooms/{code}/players/{target}/stack", json={"stack": rng.choice([300, 900])})
+                elif host_turn == 2:
+                    players[0].post(f"/api/rooms/{code}/stakes", json={"blinds": rng.choice([[10, 20], [15, 30]])})
+                    players[0].post(f"/api/rooms/{code}/cohosts", json={"seat": 2, "on": rng.random() < 0.5})
+                else:
+                    lines = players[0].get(f"/api/rooms/{code}/chat").json()["messages"]
+                    live = [m for m in lines if m["kind"] == "text" and not m["deleted"]]
+                    if live:
+                        r = players[0].delete(f"/api/rooms/{code}/chat/{live[-1]['id']}")
+                        recorded.append((0, r.json(), "http delete chat"))
+                        seen["deleted"] += 1
+                    players[0].post(f"/api/rooms/{code}/silence", json={"seat": 2, "on": hands % 8 == 3})
+                if hands == 2:  # Bea mutes Cal from here on
+                    last = max([m["id"] for m in players[1].get(f"/api/rooms/{code}/chat").json()["messages"]] or [0])
+                    players[1].post(f"/api/rooms/{code}/mute", json={"seat": 2})
+                    mutes["Bea"]["Cal"] = last + 1
+                if hands == 6:
+                    players[0].post(f"/api/rooms/{code}/options", json={"spectator_chat": True})
+                    r = rail.post(f"/api/rooms/{code}/chat", json={"text": "hello from the rail"})
+                    assert r.status_code == 200
+                r = players[0].post(f"/api/rooms/{code}/next", json={"version": players[0].get(
+                    f"/api/rooms/{code}").json()["version"]})
+                recorded.append((0, r.json(), "http next"))
+                continue
+            seat = hand["to_act"]
+            legal = views[seat]["hand"]["legal"]
+            kinds = legal["actions"]
+            kind = "allin" if "allin" in kinds and rng.random() < 0.25 else \
+                "check" if "check" in kinds else "call" if "call" in kinds and rng.random() < 0.8 else kinds[0]
+            if kind == "fold" and "check" in kinds:
+                kind = "check"
+            r = players[seat].post(f"/api/rooms/{code}/actions",
+                                   json={"version": spec["version"], "key": f"k{spec['version']}",
+                                         "action": {"kind": kind}})
+            assert r.status_code == 200, r.text
+            recorded.append((seat, r.json(), "http action"))
+        for key, messages in inbox.items():
+            recorded += [(key, m, "ws") for m in messages if "state" in m]
+            chats += [("Bea" if key == 1 else "Rail", m, "ws chat") for m in messages if m.get("type") == "chat"]
+    for reader, c in zip((*names, "Rail"), (*players, rail), strict=True):
+        chats.append((reader, c.get(f"/api/rooms/{code}/chat").json(), "http chat read"))
+    for seat, payload, where in recorded:
+        check_payload(app, code, seat, payload, f"{where} to seat {seat}")
+    with app.state.db.transaction() as s:
+        room_id = repo.room_by_code(s, code).id  # type: ignore[union-attr]
+    from taiwan_poker.store import chat as chat_store
+    stored = {line.id: line for line in chat_store.lines(app.state.db.engine, room_id, 0, 10_000)}
+    for reader, payload, where in chats:
+        assert not list(card_strings(payload)), f"{where} to {reader}: a card in the chat"
+        for m in payload["messages"]:
+            line = stored[m["id"]]
+            if reader == "Rail":
+                assert line.audience == "everyone", f"{where}: a players-only line reached a spectator"
+            muted_from = mutes.get(reader, {}).get(line.name)
+            assert where == "http chat" or muted_from is None or m["id"] < muted_from or line.kind == "delete", \
+                f"{where}: {reader} got a line of a player they muted"
+            if line.deleted and where == "http chat read":
+                assert m["text"] == "", "deleted text is never sent again"
+    assert seen["runs2"] and seen["muck"] and seen["showed"] and seen["deleted"] and seen["rebuy"], seen
+    assert len(recorded) > 200

@@ -134,3 +134,35 @@ def test_a_notification_carries_the_events_and_the_other_instance_serves_its_soc
     assert cached is not None
     assert not rooms.absorb(room_id, cached.state.version + 2, {"e": [{"v": 2, "type": "x"}], "s": "playing"}), \
         "events that do not follow the cached version directly are left to the log"
+
+
+def test_a_chat_line_and_a_host_action_on_one_instance_reach_a_socket_on_the_other(
+        make_app: AppFactory, pg_url: str) -> None:
+    """Issue 23: table talk lives outside the log, with its own notification (the line's id); the host's controls
+    are table events. Bob's socket on instance two gets Alice's line (and not Carol's, whom he muted) and the
+    table paused by Alice on instance one, each within the polling period."""
+    one: FastAPI = make_app(database_url=pg_url, push_bus=True)
+    two: FastAPI = make_app(database_url=pg_url, push_bus=True)
+    alice, bob, carol = client(one, "Alice"), client(one, "Bob"), client(one, "Carol")
+    code = alice.post("/api/rooms", json={"seats": 3}).json()["code"]
+    for c in (bob, carol):
+        assert c.post(f"/api/rooms/{code}/join").status_code == 200  # full: hand 1 is dealt
+    assert bob.post(f"/api/rooms/{code}/mute", json={"seat": 2}).status_code == 200
+    elsewhere = client(two)
+    elsewhere.cookies.update(bob.cookies)
+    with elsewhere.websocket_connect(f"/ws/rooms/{code}") as ws:
+        first = receive(ws)
+        assert first["type"] == "state"
+        sent = time.monotonic()
+        assert carol.post(f"/api/rooms/{code}/chat", json={"text": "muted line"}).status_code == 200
+        assert alice.post(f"/api/rooms/{code}/chat", json={"text": "hello from instance one"}).status_code == 200
+        while (msg := receive(ws, seconds=5))["type"] != "chat":
+            pass
+        assert [m["text"] for m in msg["messages"]] == ["hello from instance one"], msg
+        assert time.monotonic() - sent < RESYNC_SECONDS + 1.0
+        assert alice.post(f"/api/rooms/{code}/pause").status_code == 200
+        while (msg := receive(ws, seconds=5))["type"] != "state" or msg["state"]["paused"] is None:
+            pass
+        assert msg["state"]["paused"] == {"by": "Alice"} and msg["state"]["log"][-1]["type"] == "table_paused"
+        bus = two.state.rooms.bus
+        assert bus is not None and bus.heard >= 3

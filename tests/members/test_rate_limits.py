@@ -131,3 +131,25 @@ def test_scale_zero_turns_the_limits_off_and_every_policy_parses() -> None:
         with pytest.raises(RateLimited) as info:
             tight.check(name, 7, "y")
         assert info.value.code == "rate_limited" and info.value.params["policy"] == name
+
+
+def test_table_talk_is_limited_per_member_over_http_and_the_socket_and_a_refused_line_is_not_stored(
+        app: FastAPI) -> None:
+    """Five lines in ten seconds (a chatty person writes one every few seconds): the sixth is refused, 429 over
+    HTTP and an error message on the socket, and nothing of it is stored or sent."""
+    a, b = client(app, "Alice"), client(app, "Bob")
+    code = a.post("/api/rooms", json={"decks": 2}).json()["code"]
+    b.post(f"/api/rooms/{code}/join")
+    assert POLICIES["chat"].per_member.startswith("5/10second")
+    for i in range(5):
+        assert a.post(f"/api/rooms/{code}/chat", json={"text": f"line {i}"}).status_code == 200
+    r = a.post(f"/api/rooms/{code}/chat", json={"text": "one too many"})
+    assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited" and "retry-after" in r.headers
+    with a.websocket_connect(f"/ws/rooms/{code}") as ws:
+        assert ws.receive_json()["type"] == "state" and ws.receive_json()["type"] == "chat"
+        ws.send_text(json.dumps({"type": "chat", "text": "over the socket"}))
+        refused = ws.receive_json()
+        assert refused["type"] == "error" and refused["error"]["code"] == "rate_limited" and refused["retry_after"]
+    texts = [m["text"] for m in b.get(f"/api/rooms/{code}/chat").json()["messages"]]
+    assert texts == [f"line {i}" for i in range(5)]
+    assert b.post(f"/api/rooms/{code}/chat", json={"text": "Bob has his own limit"}).status_code == 200
