@@ -186,3 +186,16 @@ def test_chat_over_http_and_pushed_to_sockets_muted_lines_left_out(app: FastAPI)
     assert carol.get(f"/api/rooms/{code}/chat").json()["messages"][0]["deleted"] is True
     react = bob.post(f"/api/rooms/{code}/chat", json={"reaction": "👍"}).json()["message"]
     assert react["kind"] == "reaction" and react["text"] == "👍"
+
+
+def test_a_deleted_line_is_pushed_as_a_deletion_to_open_sockets(app: FastAPI) -> None:
+    (alice, bob, _carol), code = three(app)
+    line = bob.post(f"/api/rooms/{code}/chat", json={"text": "oops"}).json()["message"]
+    with bob.websocket_connect(f"/ws/rooms/{code}") as ws:
+        assert ws.receive_json()["type"] == "state"
+        backlog = ws.receive_json()
+        assert backlog["type"] == "chat" and backlog["messages"][0]["text"] == "oops"
+        assert alice.delete(f"/api/rooms/{code}/chat/{line['id']}").status_code == 200
+        while (msg := ws.receive_json())["type"] != "chat":
+            assert msg["type"] == "state"
+        assert [(m["kind"], m["to"]) for m in msg["messages"]] == [("delete", line["id"])]

@@ -92,7 +92,7 @@ class RoomChat:
         with engine.begin() as conn:
             line_id = store.insert_line(conn, room_id, member.id, seat, member.display_name, kind, body,
                                         to if isinstance(to, int) else None, audience, now)
-            if self.rooms.bus is not None:
+            if self.rooms.bus is not None:  # other instances hear of it when the line is committed
                 self.rooms.bus.notify_chat(conn, room_id, line_id)
         self.rooms.hub.publish_chat(room_id, line_id)
         line = store.line(engine, room_id, line_id)
@@ -121,7 +121,16 @@ class RoomChat:
         if line is None or line.kind == store.DELETE or line.deleted:
             raise RoomError("no such message at this table", code="chat_not_found")
         written = self.rooms._write(code, member, DeleteChat(member.id, line_id, line.member))
+        newest = store.lines(self.rooms.db.engine, room_id, line_id, 1)  # the deletion marker: tell the sockets
+        if newest:
+            self._announce(room_id, newest[-1].id)
         return self.rooms.reads.view(written.room, member)
+
+    def _announce(self, room_id: int, line_id: int) -> None:
+        if self.rooms.bus is not None:
+            with self.rooms.db.engine.begin() as conn:
+                self.rooms.bus.notify_chat(conn, room_id, line_id)
+        self.rooms.hub.publish_chat(room_id, line_id)
 
     def mute(self, code: str, member: Member, seat: object, on: bool) -> dict[str, Any]:
         """Mute (or unmute) the player in ``seat`` for this member only: their lines are not sent to them."""
