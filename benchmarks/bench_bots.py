@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import sys
 import time
 from collections import defaultdict
@@ -123,23 +124,66 @@ class Merged(NamedTuple):
     spots: list[FoldSpot]
 
 
-def execute(jobs: list[Job], chunks: int, workers: int) -> tuple[dict[Job, Merged], float]:
-    """Run every job cut into pieces on ``workers`` processes; merged by job, with the wall time."""
+TIMING_KEEP = 5_000  # decision times kept per piece (a uniform subsample) when pieces are stored
+
+
+def _store(res: Result) -> str:
+    timings = res.timings
+    if len(timings) > TIMING_KEEP:
+        timings = random.Random(res.job.seed).sample(timings, TIMING_KEEP)
+    return json.dumps({"job": list(res.job), "units": res.units, "hands": res.hands, "seconds": res.seconds,
+                       "timings": timings,
+                       "spots": [[s.street, s.size, s.bet, s.pot, s.folded, s.price, s.equity] for s in res.spots]})
+
+
+def _load_stored(path: str) -> dict[Job, Result]:
+    out: dict[Job, Result] = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.strip():
+                    d = json.loads(line)
+                    job = Job(*d["job"])
+                    out[job] = Result(job, d["units"], d["hands"], d["seconds"], d["timings"],
+                                      [FoldSpot(*x) for x in d["spots"]])
+    except FileNotFoundError:
+        pass
+    return out
+
+
+def execute(jobs: list[Job], chunks: int, workers: int, store: str = "") -> tuple[dict[Job, Merged], float]:
+    """Run every job cut into pieces on ``workers`` processes; merged by job, with the wall time.  With ``store``
+    each finished piece is appended to that file, and pieces found there are not run again (a run resumes)."""
     pieces = [p for j in jobs for p in split(j, chunks)]
     merged: dict[Job, Merged] = {j: Merged(Tally(), []) for j in jobs}
     by_key = {j[:4] + j[6:]: j for j in jobs}
+    stored = _load_stored(store) if store else {}
+
+    def add(res: Result) -> None:
+        t, spots = merged[by_key[res.job[:4] + res.job[6:]]]
+        t.units.extend(res.units)
+        t.hands += res.hands
+        t.seconds += res.seconds
+        t.timings.extend(res.timings)
+        spots.extend(res.spots)
+
+    todo = []
+    for piece in pieces:
+        if piece in stored:
+            add(stored[piece])
+        else:
+            todo.append(piece)
     t0 = time.perf_counter()
     with ProcessPoolExecutor(workers) as pool:
-        futures = [pool.submit(run, p) for p in pieces]
+        futures = [pool.submit(run, p) for p in todo]
         for done, future in enumerate(as_completed(futures), 1):
             res = future.result()
-            t, spots = merged[by_key[res.job[:4] + res.job[6:]]]
-            t.units.extend(res.units)
-            t.hands += res.hands
-            t.seconds += res.seconds
-            t.timings.extend(res.timings)
-            spots.extend(res.spots)
-            print(f"  {done}/{len(pieces)} pieces, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+            add(res)
+            if store:
+                with open(store, "a") as f:
+                    f.write(_store(res) + "\n")
+            print(f"  {done}/{len(todo)} pieces ({len(pieces) - len(todo)} stored), {time.perf_counter() - t0:.0f} s",
+                  file=sys.stderr, flush=True)
     return merged, time.perf_counter() - t0
 
 
@@ -173,7 +217,7 @@ def part_levels(args: argparse.Namespace, decks: list[int], console: Console, ou
     jobs += [Job(h, v, d, 6, args.ring_deals, 2) for d in decks for h, v in RING + RING_LEVELS]
     if args.only:
         jobs = [j for j in jobs if f"{j.hero}-{j.villain}" in args.only.split(",")]
-    merged, wall = execute(jobs, args.chunks, args.workers)
+    merged, wall = execute(jobs, args.chunks, args.workers, args.store)
     table = Table(title="Bot strength, duplicate format (bb/100 of the first bot, 95 % CI)")
     for col in ("table", "decks", "bot", "against", "deals", "hands", "bb/100", "95 % CI", "excludes 0", "hands/s"):
         table.add_column(col, justify="right" if col not in ("bot", "against", "table") else "left")
@@ -200,8 +244,8 @@ def part_exploiters(args: argparse.Namespace, decks: list[int], console: Console
     names = args.exploiters.split(",") if args.exploiters else list(EXPLOITERS)
     option = "" if args.no_allin_ev else "ev"
     jobs = [Job(h, x, d, seats, args.x_deals if seats == 2 else args.x_ring_deals, 3, "match", option)
-            for h in heroes for seats in (2, 6) for d in decks for x in names]
-    merged, wall = execute(jobs, args.chunks, args.workers)
+            for h in heroes for seats in (int(n) for n in args.seats.split(",")) for d in decks for x in names]
+    merged, wall = execute(jobs, args.chunks, args.workers, args.store)
     table = Table(title="Levels against the exploiters, duplicate format (bb/100 of the level, 95 % CI"
                         + (", all-ins scored by expected chips)" if option else ")"))
     for col in ("table", "decks", "level", "against", "hands", "bb/100", "95 % CI", "target", "met", "hands/s"):
@@ -230,7 +274,7 @@ def part_lbr(args: argparse.Namespace, decks: list[int], console: Console, out: 
     levels = args.lbr_levels.split(",")
     modes = args.lbr_preflop.split(",")
     jobs = [Job("lbr", lvl, d, 2, args.lbr_deals, 4, "lbr", m) for m in modes for d in decks for lvl in levels]
-    merged, wall = execute(jobs, args.chunks, args.workers)
+    merged, wall = execute(jobs, args.chunks, args.workers, args.store)
     table = Table(title="Local Best Response against each level, heads-up (mbb/g won by LBR, 95 % CI; "
                         "folding every hand loses 750)")
     for col in ("decks", "against", "LBR preflop", "hands", "mbb/g", "95 % CI", f"≤ {LBR_TARGET:.0f}", "s/hand"):
@@ -252,7 +296,7 @@ def part_lbr(args: argparse.Namespace, decks: list[int], console: Console, out: 
 def part_fold(args: argparse.Namespace, decks: list[int], console: Console, out: dict[str, object]) -> None:
     levels = args.fold_levels.split(",")
     jobs = [Job(lvl, lvl, d, 2, args.fold_trials, 5, "fold") for d in decks for lvl in levels]
-    merged, wall = execute(jobs, args.chunks, args.workers)
+    merged, wall = execute(jobs, args.chunks, args.workers, args.store)
     rows = []
     for job, (_, spots) in merged.items():
         table = Table(title=f"Fold to size: {job.hero}, heads-up self-play, {job.decks} decks ({job.deals:,} trials)")
@@ -285,7 +329,7 @@ def part_fold(args: argparse.Namespace, decks: list[int], console: Console, out:
 
 def part_times(args: argparse.Namespace, decks: list[int], console: Console, out: dict[str, object]) -> None:
     jobs = [Job(lvl, lvl, d, seats, args.t_deals, 6) for lvl in LEVELS for d in decks for seats in (2, 6)]
-    merged, wall = execute(jobs, args.chunks, args.workers)
+    merged, wall = execute(jobs, args.chunks, args.workers, args.store)
     out["times_wall_s"] = wall
     timings: dict[str, list[float]] = defaultdict(list)
     for job, (t, _) in merged.items():
@@ -316,6 +360,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--only", default="", help="levels: only pairings whose 'bot-against' matches, e.g. strong-solid")
     ap.add_argument("--heroes", default="beginner,solid,strong", help="exploiters: the levels to test")
     ap.add_argument("--exploiters", default="", help="exploiters: a comma-separated subset (default: all)")
+    ap.add_argument("--seats", default="2,6", help="exploiters: heads-up (2), six-handed (6) or both")
     ap.add_argument("--x-deals", type=int, default=10_000, help="exploiters: heads-up deals (x2 hands)")
     ap.add_argument("--x-ring-deals", type=int, default=3_334, help="exploiters: six-handed deals (x6 hands)")
     ap.add_argument("--no-allin-ev", action="store_true", help="exploiters: score all-ins by the chips as they fell")
@@ -326,6 +371,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--fold-trials", type=int, default=6_000, help="fold probe: self-play hands per level and decks")
     ap.add_argument("--t-deals", type=int, default=500, help="times: deals per level, table and deck count")
     ap.add_argument("--json", default="", help="also write the figures to this JSON file")
+    ap.add_argument("--store", default="", help="append each finished piece to this file; pieces already there "
+                    "are not run again (a long run resumes where it stopped)")
     args = ap.parse_args(argv)
     if args.quick:
         for key, value in QUICK.items():
