@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tests.members.conftest import client
+from tests.members.test_push_bus import receive
 
 
 def st(c: TestClient, code: str) -> dict[str, Any]:
@@ -131,11 +132,11 @@ def test_running_it_twice_and_show_cards_over_http_and_the_socket(app: FastAPI) 
     r = alice.post(f"/api/rooms/{code}/runs", json={"version": s["version"], "agree": True})
     assert r.json()["applied"] and r.json()["state"]["hand"]["pending"]["answers"] == {"0": True}
     with bob.websocket_connect(f"/ws/rooms/{code}") as ws:
-        first = ws.receive_json()
+        first = receive(ws)
         assert first["type"] == "state"
         ws.send_text(json.dumps({"type": "runs", "agree": True, "version": first["state"]["version"]}))
-        while (msg := ws.receive_json())["type"] != "state" or "applied" not in msg:
-            pass
+        while (msg := receive(ws))["type"] != "state" or "applied" not in msg:
+            assert msg["type"] != "error", msg
         assert msg["applied"] and msg["state"]["hand"]["runs"] == 2 and len(msg["state"]["hand"]["board2"]) == 5
 
 
@@ -162,21 +163,21 @@ def test_chat_over_http_and_pushed_to_sockets_muted_lines_left_out(app: FastAPI)
     (alice, bob, carol), code = three(app)
     spectator = client(app, "Rail")
     with bob.websocket_connect(f"/ws/rooms/{code}") as wb, spectator.websocket_connect(f"/ws/rooms/{code}") as wr:
-        assert wb.receive_json()["type"] == "state" and wr.receive_json()["type"] == "state"
+        assert receive(wb)["type"] == "state" and receive(wr)["type"] == "state"
         r = alice.post(f"/api/rooms/{code}/chat", json={"text": "<i>hi</i> all"})
         assert r.status_code == 200 and r.json()["message"]["text"] == "<i>hi</i> all"
-        pushed = wb.receive_json()
+        pushed = receive(wb)
         assert pushed["type"] == "chat" and [m["text"] for m in pushed["messages"]] == ["<i>hi</i> all"]
         assert bob.post(f"/api/rooms/{code}/mute", json={"seat": 2}).json() == {"muted": [2]}
         carol.post(f"/api/rooms/{code}/chat", json={"text": "from Carol"})
         wb.send_text(json.dumps({"type": "chat", "text": "from Bob"}))
         got = []
         while not any(m.get("text") == "from Bob" for m in got):
-            msg = wb.receive_json()
+            msg = receive(wb)
             got += msg.get("messages", [msg["message"]] if msg["type"] == "chat_sent" else [])
         assert "from Carol" not in [m.get("text") for m in got], "a muted player's line never reaches Bob"
         wr.send_text(json.dumps({"type": "ping"}))
-        assert wr.receive_json()["type"] == "pong", "players-only lines reach no spectator"
+        assert receive(wr)["type"] == "pong", "players-only lines reach no spectator"
     assert error(spectator.post(f"/api/rooms/{code}/chat", json={"text": "hey"})) == (403, "chat_closed")
     assert error(alice.post(f"/api/rooms/{code}/chat", json={"text": "x" * 201})) == (400, "bad_chat")
     assert alice.post(f"/api/rooms/{code}/chat", json={"text": "hi", "extra": 1}).status_code == 422
@@ -192,10 +193,22 @@ def test_a_deleted_line_is_pushed_as_a_deletion_to_open_sockets(app: FastAPI) ->
     (alice, bob, _carol), code = three(app)
     line = bob.post(f"/api/rooms/{code}/chat", json={"text": "oops"}).json()["message"]
     with bob.websocket_connect(f"/ws/rooms/{code}") as ws:
-        assert ws.receive_json()["type"] == "state"
-        backlog = ws.receive_json()
+        assert receive(ws)["type"] == "state"
+        backlog = receive(ws)
         assert backlog["type"] == "chat" and backlog["messages"][0]["text"] == "oops"
         assert alice.delete(f"/api/rooms/{code}/chat/{line['id']}").status_code == 200
-        while (msg := ws.receive_json())["type"] != "chat":
+        while (msg := receive(ws))["type"] != "chat":
             assert msg["type"] == "state"
         assert [(m["kind"], m["to"]) for m in msg["messages"]] == [("delete", line["id"])]
+
+
+def test_the_hand_options_are_set_at_creation_and_kept_by_a_change_of_settings_that_leaves_them_out(
+        app: FastAPI) -> None:
+    alice = client(app, "Alice")
+    code = alice.post("/api/rooms", json={"seats": 4, "straddle": True, "run_twice": True}).json()["code"]
+    options = st(alice, code)["options"]
+    assert (options["straddle"], options["run_twice"], options["show_or_muck"]) == (True, True, False)
+    view = alice.post(f"/api/rooms/{code}/settings", json={"seats": 5}).json()
+    assert view["seats"] == 5 and view["options"]["straddle"] and view["options"]["run_twice"]
+    view = alice.post(f"/api/rooms/{code}/settings", json={"seats": 5, "straddle": False}).json()
+    assert not view["options"]["straddle"] and view["options"]["run_twice"]

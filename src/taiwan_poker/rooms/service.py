@@ -219,8 +219,9 @@ class RoomService:
                   stack: object = DEFAULT_STACK, blinds: object = DEFAULT_BLINDS,
                   time_bank: object = DEFAULT_TIME_BANK, options: dict[str, Any] | None = None) -> dict[str, Any]:
         """The host changes the settings (and the hand options) before the first hand."""
-        rules = table_rules(decks, seats, stack, blinds, self.action_clock, time_bank, **hand_options(options))
-        return self._view(code, member, Configure(member.id, rules))
+        return self.reads.view(self._write(code, member, lambda room: Configure(member.id, table_rules(
+            decks, seats, stack, blinds, self.action_clock, time_bank, **hand_options(options, room.state.rules)))
+        ).room, member)
 
     def join(self, code: str, member: Member, seat: int | None = None) -> dict[str, Any]:
         """Take ``seat`` (None: the first free one), or ask to sit where the host approves who sits; heads-up

@@ -106,9 +106,11 @@ def table_options(changes: dict[str, Any], current: TableOptions = NO_OPTIONS) -
     return current._replace(**{name: flag(value, name) for name, value in changes.items()})
 
 
-def hand_options(options: dict[str, Any] | None) -> dict[str, Any]:
-    """The hand options (straddle, run it twice, show or muck) among a new table's settings."""
-    return {name: value for name, value in (options or {}).items() if name in HAND_OPTIONS}
+def hand_options(options: dict[str, Any] | None, current: RuleSet | None = None) -> dict[str, Any]:
+    """The hand options (straddle, run it twice, show or muck) among a table's settings; one left out (or None)
+    keeps its ``current`` value (off for a new table)."""
+    given = {name: value for name, value in (options or {}).items() if name in HAND_OPTIONS and value is not None}
+    return {name: given.get(name, getattr(current, name) if current is not None else False) for name in HAND_OPTIONS}
 
 
 def new_table_options(options: dict[str, Any] | None) -> TableOptions:

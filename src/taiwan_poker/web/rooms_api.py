@@ -50,9 +50,11 @@ class NewRoom(BaseModel):
         f"seconds of time bank each player may draw on per match once the {BOUNDS.action_clock}-s action clock "
         f"has run out, {BOUNDS.time_bank[0]}–{BOUNDS.time_bank[1]} (0: the clock alone)"),
         json_schema_extra={"minimum": BOUNDS.time_bank[0], "maximum": BOUNDS.time_bank[1]})
-    straddle: StrictBool = Field(False, description="under the gun posts a live straddle of 2 big blinds (3+ players)")
-    run_twice: StrictBool = Field(False, description="an all-in before the river may be run twice if all agree")
-    show_or_muck: StrictBool = Field(False, description="at showdown, hands that cannot win may be mucked")
+    straddle: StrictBool | None = Field(None, description=(
+        "under the gun posts a live straddle of 2 big blinds (3+ players); omitted: off (a change of settings: "
+        "as it was)"))
+    run_twice: StrictBool | None = Field(None, description="an all-in before the river may be run twice if all agree")
+    show_or_muck: StrictBool | None = Field(None, description="at showdown, hands that cannot win may be mucked")
 
     def settings(self) -> dict[str, Any]:
         return {"decks": self.decks, "seats": self.seats, "stack": self.stack, "blinds": self.blinds,
