@@ -12,12 +12,12 @@ from taiwan_poker.bots.arena import (
     allin_ev,
     duplicate_heads_up,
     duplicate_ring,
-    fold_spot,
+    fold_spots,
     fold_to_size,
     percentiles,
     play_to_end,
 )
-from taiwan_poker.bots.exploiters import EXPLOITERS, bully, folder, jammer, station
+from taiwan_poker.bots.exploiters import EXPLOITERS, bully, folder, jammer, min_raiser, station
 from taiwan_poker.rules import ALLIN, CALL, ActionKind, Hand, RuleSet
 from taiwan_poker.rules.events import ActionTaken
 
@@ -80,17 +80,21 @@ def test_the_fold_probe_scripts_each_size_and_reads_the_answer() -> None:
     assert not any(s.folded for s in fold_to_size(rules, station, 30, seed=1, evaluate=False))
 
 
-def test_the_one_chip_bet_is_a_one_chip_all_in_of_the_same_deal() -> None:
+def test_each_trial_bets_every_size_and_the_one_chip_bet_is_a_one_chip_all_in_of_the_same_deal() -> None:
     rules = RuleSet(decks=2, seats=2)
     for trial in range(200):
-        found = fold_spot(rules, station, trial, seed=3)
-        if found is not None and found[4] == "1 chip":
-            hand, view, answer, _, _ = found
-            assert view.call_amount == 1 and answer == CALL
-            last = hand.events[-1]
+        spots = fold_spots(rules, min_raiser, trial, seed=3)  # pots of 120 and more: a third of it above 1 BB
+        if spots and spots[0].view.street > 0 and spots[1].view.pot >= 140:
+            assert [s.size for s in spots] == list(SIZES) and spots[0].answer == CALL
+            one = spots[0]
+            assert one.view.call_amount == 1 and one.view.board == spots[1].view.board
+            last = one.hand.events[-1]
             assert isinstance(last, ActionTaken) and last.kind is ActionKind.ALLIN and last.amount == 1
+            bets = [s.view.call_amount for s in spots[1:]]
+            pot = spots[1].view.pot - bets[0]
+            assert bets == [20, max(20, round(pot / 3)), pot, 2 * pot], "1 BB, a third, the pot, twice the pot"
             return
-    pytest.fail("no one-chip spot in 200 trials")
+    pytest.fail("no post-flop spot in 200 trials")
 
 
 def test_the_probe_sees_the_bully_fold_to_every_bet_after_the_flop() -> None:

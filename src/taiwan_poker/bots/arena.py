@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from math import comb
+from typing import NamedTuple
 
 import numpy as np
 
@@ -324,20 +325,28 @@ def _scripted(v: SeatView, other: int, size: str) -> Action:
     return ALLIN if to >= v.bets[v.seat] + v.stack else Action(kind, to)
 
 
-def fold_spot(rules: RuleSet, policy: Policy, trial: int, seed: int = 0) -> tuple[Hand, SeatView, Action,
-                                                                                   list[tuple[SeatView, Action]],
-                                                                                   str] | None:
-    """One trial of the probe: a heads-up self-play hand of ``policy`` in which, at a random street and size,
-    the first seat that may open the betting there does so with the scripted size (each opportunity taken with
-    probability 1/2).  Returns the hand after the bet, the answering seat's view and answer, the bettor's earlier
-    decisions (views without cards) and the size; None when the hand never offered the chance."""
+class ScriptedSpot(NamedTuple):
+    """One scripted bet of the probe: the hand after it, the answering seat's view and answer, the bettor's
+    earlier decisions (views without cards) and the size."""
+
+    hand: Hand
+    view: SeatView
+    answer: Action
+    bettor: list[tuple[SeatView, Action]]
+    size: str
+
+
+def fold_spots(rules: RuleSet, policy: Policy, trial: int, seed: int = 0) -> list[ScriptedSpot]:
+    """One trial of the probe: a heads-up self-play hand of ``policy``; on a street drawn at random, the first seat
+    that may open the betting there (each chance taken with probability 1/2) bets every size of :data:`SIZES` in
+    turn, each on its own copy of the hand, and the other seat answers by its policy.  Empty when the hand never
+    offered the chance.  The one-chip bet (after the flop only) is an all-in: the same deal is played again with
+    the bettor holding one chip more than it has put in, the same actions up to the spot."""
     pick = random.Random(seed * 7919 + trial)
-    size = pick.choice(SIZES)
-    street = pick.choice((1, 2, 3) if size == "1 chip" else (0, 1, 2, 3))
+    street = pick.randrange(4)
     deal_seed = seed * 1_000_003 + trial
     button = trial % 2
-    stacks = [rules.starting_stack] * 2
-    hand = Hand.start(rules, stacks, button, rng=random.Random(deal_seed))
+    hand = Hand.start(rules, [rules.starting_stack] * 2, button, rng=random.Random(deal_seed))
     rngs = [random.Random(deal_seed * 4 + s) for s in (0, 1)]
     done: list[tuple[int, Action]] = []
     seen: list[list[tuple[SeatView, Action]]] = [[], []]
@@ -346,33 +355,40 @@ def fold_spot(rules: RuleSet, policy: Policy, trial: int, seed: int = 0) -> tupl
         assert seat is not None
         v = seat_view(hand, seat)
         if v.street > street:
-            return None
+            return []
         if _opening(v, street) and pick.random() < 0.5:
             other = 1 - seat
-            if size == "1 chip":  # the same deal with the bettor holding one chip more than it has put in
-                stacks[seat] = rules.starting_stack - v.stack + 1
-                hand = Hand.start(rules, stacks, button, rng=random.Random(deal_seed))
-                for s, a in done:
-                    hand.act(a, seat=s)
-                hand.act(ALLIN, seat=seat)
-            else:
-                hand.act(_scripted(v, other, size), seat=seat)
-            if hand.to_act != other:
-                return None
-            answer_view = seat_view(hand, other)
-            return hand, answer_view, policy(answer_view, rngs[other]), seen[seat], size
+            out = []
+            for i, size in enumerate(SIZES):
+                if size == "1 chip":
+                    if street == 0:
+                        continue
+                    stacks = [rules.starting_stack] * 2
+                    stacks[seat] = rules.starting_stack - v.stack + 1
+                    bet = Hand.start(rules, stacks, button, rng=random.Random(deal_seed))
+                    for s, a in done:
+                        bet.act(a, seat=s)
+                    bet.act(ALLIN, seat=seat)
+                else:
+                    bet = hand.fork()
+                    bet.act(_scripted(v, other, size), seat=seat)
+                if bet.to_act == other:
+                    answer_view = seat_view(bet, other)
+                    answer = policy(answer_view, random.Random(deal_seed * 8 + i))
+                    out.append(ScriptedSpot(bet, answer_view, answer, seen[seat], size))
+            return out
         action = policy(v, rngs[seat])
         seen[seat].append((strip(v), action))
         done.append((seat, action))
         hand.act(action, seat=seat)
-    return None
+    return []
 
 
 def fold_to_size(rules: RuleSet, policy: Policy, trials: int, seed: int = 0, *, evaluate: bool = True,
                  samples: int | Sequence[int] = (8, 3, 3, 3), preflop_particles: int = 300, particles: int = 48,
                  rollouts: int = 2000) -> list[FoldSpot]:
     """The policy's answers to scripted bets of every size (:data:`SIZES`) on every street, heads-up self-play
-    (:func:`fold_spot`).  With ``evaluate``, each fold's equity against the bettor's range: the range its own
+    (:func:`fold_spots`).  With ``evaluate``, each fold's equity against the bettor's range: the range its own
     decisions imply by Bayes' rule (the bettor plays ``policy``; the scripted bet itself says nothing), as LBR
     reads it (:func:`~.lbr.posterior`)."""
     if rules.seats != 2:
@@ -380,18 +396,19 @@ def fold_to_size(rules: RuleSet, policy: Policy, trials: int, seed: int = 0, *, 
     model = as_distribution(policy, samples, seed)
     out: list[FoldSpot] = []
     for t in range(trials):
-        found = fold_spot(rules, policy, t, seed)
-        if found is None:
-            continue
-        _, v, action, bettor, size = found
-        folded = action.kind is ActionKind.FOLD
-        eq = None
-        if folded and evaluate:
-            rng = random.Random(seed * 31 + t)
-            opp = posterior(model, v.known, rules.decks, bettor, rng, preflop=preflop_particles, postflop=particles)
-            eq = win_probability(v.hole, v.burns, v.board, rules.decks, opp, rollouts,
-                                 np.random.default_rng(rng.getrandbits(64)))
-        out.append(FoldSpot(v.street, size, v.call_amount, v.pot - v.call_amount, folded, v.price(), eq))
+        opp = None
+        for spot in fold_spots(rules, policy, t, seed):
+            v = spot.view
+            folded = spot.answer.kind is ActionKind.FOLD
+            eq = None
+            if folded and evaluate:
+                rng = random.Random(seed * 31 + t)
+                if opp is None:  # the bettor's range is the same for every size of the trial
+                    opp = posterior(model, v.known, rules.decks, spot.bettor, rng, preflop=preflop_particles,
+                                    postflop=particles)
+                eq = win_probability(v.hole, v.burns, v.board, rules.decks, opp, rollouts,
+                                     np.random.default_rng(rng.getrandbits(64)))
+            out.append(FoldSpot(v.street, spot.size, v.call_amount, v.pot - v.call_amount, folded, v.price(), eq))
     return out
 
 
