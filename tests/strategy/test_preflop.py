@@ -85,8 +85,11 @@ def test_big_blind_defends_far_more_than_27_percent(decks: int, stack: float) ->
 @pytest.mark.parametrize("decks", [2, 6])
 def test_opener_does_not_fold_to_a_3x_reraise(decks: int) -> None:
     """The old bot folded 92 % to a re-raise after opening; the tables stay well below that."""
+    assert frequencies(decks, 6, 100, "BTN", FOLDS_TO_BTN)["raise 2.5"] > 0.3  # the button opens a real range
     hist = [*FOLDS_TO_BTN, ("BTN", "raise", 2.5), ("SB", "fold"), ("BB", "raise", 7.5)]
-    assert frequencies(decks, 6, 100, "BTN", hist)["fold"] < 0.6
+    facing = frequencies(decks, 6, 100, "BTN", hist)
+    assert sum(facing.values()) == pytest.approx(1.0)
+    assert facing["fold"] < 0.6
     hu = frequencies(decks, 2, 100, "SB", [("SB", "raise", 3.0), ("BB", "raise", 9.0)])
     assert hu["fold"] < 0.6
 

@@ -487,12 +487,15 @@ def frequencies(
 ) -> dict[str, float]:
     """How often the hero's whole range at this node takes each action (e.g. ``{"fold": 0.31, "call": 0.55, …}``).
 
-    Keys are the abstract action labels (``fold``, ``check``, ``call``, ``raise 7.5``, ``allin``).
+    Keys are the abstract action labels (``fold``, ``check``, ``call``, ``raise 7.5``, ``allin``); the
+    frequencies add up to 1.  Where the tables never bring the hero to this node, every hand counts.
     """
     table, node, _, reach = _node_and_reach(decks, players, stack_bb, position, history)
     mine = reach[node.player]
+    if not mine.sum() > 0:  # the tables never bring this position here: every hand counts
+        mine = class_weights(table_decks(decks, players, nearest_stack(stack_bb))).astype(np.float64)
     probs = table.node_strategy(node.index).astype(np.float64)
-    weights = probs @ mine / max(float(mine.sum()), 1e-300)
+    weights = probs @ mine / float(mine.sum())
     s = node.state
     return {a.label(s.level, s.contrib[node.player]): float(w) for a, w in zip(node.actions, weights, strict=True)}
 
