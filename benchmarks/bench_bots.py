@@ -273,7 +273,8 @@ def part_exploiters(args: argparse.Namespace, decks: list[int], console: Console
 def part_lbr(args: argparse.Namespace, decks: list[int], console: Console, out: dict[str, object]) -> None:
     levels = args.lbr_levels.split(",")
     modes = args.lbr_preflop.split(",")
-    jobs = [Job("lbr", lvl, d, 2, args.lbr_deals, 4, "lbr", m) for m in modes for d in decks for lvl in levels]
+    jobs = [Job("lbr", lvl, d, 2, args.lbr_deals, args.lbr_seed, "lbr", m) for m in modes for d in decks
+            for lvl in levels]
     merged, wall = execute(jobs, args.chunks, args.workers, args.store)
     table = Table(title="Local Best Response against each level, heads-up (mbb/g won by LBR, 95 % CI; "
                         "folding every hand loses 750)")
@@ -367,6 +368,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--lbr-levels", default="beginner,solid,strong")
     ap.add_argument("--lbr-preflop", default="call", help="call (the paper's), act, or both: call,act")
     ap.add_argument("--lbr-deals", type=int, default=100, help="LBR: deals per level and deck count (x2 hands)")
+    ap.add_argument("--lbr-seed", type=int, default=4, help="LBR: another seed deals other hands (to add to a run)")
     ap.add_argument("--fold-levels", default="strong")
     ap.add_argument("--fold-trials", type=int, default=6_000, help="fold probe: self-play hands per level and decks")
     ap.add_argument("--t-deals", type=int, default=500, help="times: deals per level, table and deck count")
