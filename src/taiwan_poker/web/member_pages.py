@@ -24,7 +24,7 @@ from .state import lang_of
 
 router = APIRouter(include_in_schema=False)
 MEMBER_JS = ("member.", "room.", "lobby.", "signin.", "history.", "action.", "coach.", "review.", "replay.", "export.",
-             "mine.")
+             "mine.", "log.")
 GSI_CLIENT = "https://accounts.google.com/gsi/client"
 _CODE = re.compile(r"^[A-Za-z0-9]{1,16}$")
 
@@ -85,7 +85,7 @@ def lobby_page(request: Request) -> Response:
 @router.get("/rooms/{code}", response_class=HTMLResponse)
 def room_page(request: Request, code: str) -> HTMLResponse:
     code = code.upper() if _CODE.match(code) else ""
-    return _page(request, "room.html", "room", code=code)
+    return _page(request, "room.html", "room", code=code, bounds=BOUNDS)  # the chat's reactions and length
 
 
 @router.get("/rooms/{code}/history", response_class=HTMLResponse)

@@ -84,7 +84,9 @@ form?.addEventListener("submit", async (ev) => {
   const btn = $("create-room");
   btn.disabled = true;
   try {
-    const created = await memberApi("/api/rooms", { method: "POST", body: res.body });
+    // the home game's options (all off unless ticked): rebuys, ask to sit, spectators' chat and the hand's own
+    const options = Object.fromEntries([...form.querySelectorAll("#create-options input[type=checkbox]")].map((b) => [b.name, b.checked]));
+    const created = await memberApi("/api/rooms", { method: "POST", body: { ...res.body, ...options } });
     location.assign(created.url || `/rooms/${encodeURIComponent(created.code)}`);
   } catch (e) { showMessage($("create-error"), e); btn.disabled = false; }
 });

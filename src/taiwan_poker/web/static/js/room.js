@@ -1,8 +1,13 @@
 // The member table (2–9 seats): the server is the only authority; this page draws the seat's own view and sends
 // requests. Updates arrive by WebSocket push; while the socket is down the page polls every 2 s (the spec's sync)
-// and reconnects with backoff, taking whatever state is newest on reconnect.
-import { el, t, tn, list } from "./core.js";
-import { memberApi, whoAmI, newKey, chips, drawFaces, cardBack, countFaces, showMessage, tableSettings, whole } from "./member.js";
+// and reconnects with backoff, taking whatever state is newest on reconnect. The host's controls and the table's
+// log (room_host.js), table talk (room_chat.js) and the keyboard and turn alerts (room_keys.js) are modules of
+// their own, drawn from the same state.
+import { el, t, tn, list, LANG } from "./core.js";
+import { memberApi, whoAmI, newKey, chips, drawFaces, cardBack, countFaces, showMessage, tableSettings, whole, faceCard } from "./member.js";
+import { setupChat, receiveChat, drawChat, pollChat } from "./room_chat.js";
+import { setupHost, drawHost } from "./room_host.js";
+import { setupKeys, drawTurn } from "./room_keys.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("room");
@@ -58,6 +63,7 @@ function apply(next) {
 async function refresh() {
   try {
     apply(await memberApi(API));
+    if (!(ws && ws.readyState === WebSocket.OPEN)) pollChat();  // the socket brings the chat while it is open
   } catch (e) {
     if (e.code === "room_not_found" || e.code === "room_quarantined") {  // nothing to play here: say why and stop
       stopPolling(); closeSocket(); showMessage(errorBox, e); root.dataset.status = "missing";
@@ -93,6 +99,8 @@ function connect() {
     let msg;
     try { msg = JSON.parse(ev.data); } catch (e) { return; }
     if (msg.type === "state") apply(msg.state);
+    else if (msg.type === "chat") receiveChat(msg.messages, msg.muted);
+    else if (msg.type === "chat_sent") receiveChat([msg.message]);
     else if (msg.type === "error") {
       showMessage(errorBox, msg.error);
       if (msg.state) apply(msg.state);
@@ -173,9 +181,16 @@ export function livePots(hand) {
 }
 
 const potName = (i) => (i === 0 ? t("room.main_pot") : t("room.side_pot", { n: i }));
+// a pot of a board run twice is named by its run: "Run 2 · Main pot"
+function potLabel(pots, i) {
+  const run = pots[i].run;
+  if (!run) return potName(i);
+  return `${t("room.run_n", { n: run })} · ${potName(pots.slice(0, i).filter((p) => p.run === run).length)}`;
+}
 
 // Each winner's share, with the odd chips (they go to the first winner clockwise from the button).
 function sharesText(pot) {
+  if (pot.winners.length === 1) return whoInList(pot.winners[0]);  // the whole pot: its amount is beside it
   const base = Math.floor(pot.amount / pot.winners.length);
   return list(pot.winners.map((w, i) => {
     const odd = pot.shares[i] - base;
@@ -190,8 +205,9 @@ function drawPots() {
     const pots = hand.pots || [];
     if (pots.length > 1 || pots.some((p) => p.winners.length > 1)) {
       items = pots.map((p, i) => el("li", { class: "pot-item settled", "data-amount": String(p.amount),
-        "data-eligible": p.eligible.join(","), "data-winners": p.winners.join(","), "data-shares": p.shares.join(",") },
-        el("span", { class: "pot-name", text: potName(i) }), " ", el("strong", { text: chips(p.amount) }), " ",
+        "data-eligible": p.eligible.join(","), "data-winners": p.winners.join(","), "data-shares": p.shares.join(","),
+        "data-run": p.run ? String(p.run) : null },
+        el("span", { class: "pot-name", text: potLabel(pots, i) }), " ", el("strong", { text: chips(p.amount) }), " ",
         el("span", { class: "pot-won", text: t("room.pot_won", { shares: sharesText(p) }) })));
     }
   } else if (hand) {
@@ -204,6 +220,7 @@ function drawPots() {
   }
   box.replaceChildren(...items);
   box.hidden = items.length === 0;
+  box.classList.toggle("by-run", Boolean(hand?.complete && hand.pots?.some((p) => p.run)));  // a column a run
 }
 
 // ---- drawing ----------------------------------------------------------------------------------------------
@@ -244,10 +261,15 @@ function seatBox(seat, mine) {
         el("h2", { class: "seat-name", id: `${id}-name` }),
         el("p", { class: "seat-tags" }),
         mine ? null : el("button", { type: "button", class: "btn small-btn bot-remove", "data-seat": String(seat), hidden: true,
-          text: t("room.bot_remove") })),
+          text: t("room.bot_remove") }),
+        mine ? null : el("button", { type: "button", class: "btn small-btn sit-btn", "data-seat": String(seat), hidden: true,
+          text: t("room.sit_here"), "aria-label": t("room.sit_here_aria", { n: seat + 1 }) })),
       el("p", { class: "seat-stack" }, el("span", { class: "small", text: t("room.stack") }), " ", el("strong", { class: "stack-num" }))),
     cards,
-    el("p", { class: "seat-best", hidden: true }, el("span", { class: "cat" }), " ", el("span", { class: "hand seat-five" })),
+    el("p", { class: "seat-best", hidden: true }, el("span", { class: "cat" }), el("span", { class: "cat cat2", hidden: true }), " ",
+      el("span", { class: "hand seat-five" })),
+    // your own hand in words ("two pair, kings and eights"), with or without the coach
+    mine ? el("p", { class: "seat-strength", id: "my-strength", hidden: true, "aria-label": t("room.strength_aria") }) : null,
     el("p", { class: "seat-bet", hidden: true }),
     el("p", { class: "seat-out", text: mine ? t("room.you_busted") : "" }),
     el("div", { class: "seat-clock", "aria-hidden": "true" }, el("i")));
@@ -315,16 +337,31 @@ function drawSeat(seat) {
     remove.disabled = busy;
     remove.setAttribute("aria-label", t("room.bot_remove_aria", { name: player?.name ?? "" }));
   }
+  // an empty seat a joining member may pick (where the host approves who sits, asks for it)
+  const sit = q(".sit-btn");
+  if (sit) {
+    sit.hidden = !(!player && canPickSeat());
+    sit.disabled = busy;
+  }
+  // the host and co-hosts, where there is more than one member to tell apart (not at a solo table of bots)
+  if (player && !player.left && s.players.filter((p) => !p.bot).length > 1) {
+    if (player.host) tags.push(tag(t("room.tag_host"), "host"));
+    else if (player.cohost) tags.push(tag(t("room.tag_cohost"), "cohost"));
+  }
   if (hand && s.match) {
     if (hand.button === seat) tags.push(tag(t("room.tag_button"), "dealer"));
     if (hand.small_blind_seat === seat) tags.push(tag(t("room.tag_sb"), "blind"));
     if (hand.big_blind_seat === seat) tags.push(tag(t("room.tag_bb"), "blind"));
+    if (hand.straddle_seat === seat && inHand) tags.push(tag(t("room.tag_straddle"), "blind straddle"));
   }
+  if (hs?.mucked) tags.push(tag(t("room.tag_mucked"), "folded mucked"));
+  if (hs?.showed?.length) tags.push(tag(t("room.tag_showed"), "showed"));
   if (player?.left) tags.push(tag(t("room.tag_left"), "folded"));
   else if (busted) tags.push(tag(t("room.tag_busted"), "busted"));
   else if (player?.away) tags.push(tag(t("room.tag_away"), "away"));
   if (hand && inHand && !hand.complete) {
-    const last = live ? hand.last_actions?.[String(seat)] : null;
+    // a shown hand speaks for itself: its last action is left out at the showdown
+    const last = live && !hs.shown ? hand.last_actions?.[String(seat)] : null;
     // an all-in made on this street says so with its amount; a fold shows as the folded tag
     if (hs.allin && last?.kind !== "allin") tags.push(tag(t("room.tag_allin"), "allin"));
     if (hs.folded) tags.push(tag(t("room.tag_folded"), "folded"));
@@ -334,8 +371,9 @@ function drawSeat(seat) {
       tags.push(tag(last.timeout ? text + t("room.last_timeout") : text, last.kind === "allin" ? "allin" : "last-action"));
     }
   }
-  q(".seat-tags").replaceChildren(...tags, ...(remove ? [remove] : []));  // the bot's remove button goes with its tags
-  const stack = player?.left ? null : inHand ? hs.stack : player ? player.stack : null;  // who left took their chips
+  q(".seat-tags").replaceChildren(...tags, ...(remove ? [remove] : []), ...(sit ? [sit] : []));  // its buttons go with its tags
+  // who left took their chips; after the hand a rebuy, a top-up or the host's adjustment shows at once
+  const stack = player?.left ? null : inHand && !hand.complete ? hs.stack : player ? player.stack : null;
   const stackNum = q(".stack-num");
   stackNum.textContent = stack == null ? "–" : chips(stack);
   stackNum.dataset.chips = stack == null ? "" : String(stack);
@@ -349,10 +387,15 @@ function drawSeat(seat) {
   // cards: my own from "you", another player's only once shown; otherwise face down while they are in the hand
   const cards = q(".seat-hole");
   const shown = hs?.shown;
+  const showed = hs?.showed?.filter(Boolean) ?? [];  // what the winner of an uncontested pot chose to show
   const best = shown ? countFaces(shown.best) : null;
+  const faceDown = !(hand && seat === me && hand.you) && !shown && inHand && !hs.folded && !hs.mucked;
   if (hand && seat === me && hand.you) drawFaces(cards, hand.you.hole, { best });
   else if (shown) drawFaces(cards, shown.hole, { best });
-  else if (inHand && !hs.folded) {
+  else if (showed.length) {
+    drawFaces(cards, showed);
+    for (let i = showed.length; i < 2; i++) cards.append(cardBack());
+  } else if (faceDown) {
     cards.replaceChildren(cardBack(), cardBack());
     cards.classList.remove("has-best");
   } else {
@@ -360,20 +403,59 @@ function drawSeat(seat) {
     cards.classList.remove("has-best");
   }
   // another player's cards face down (a phone draws them small); shown or your own, face up
-  cards.classList.toggle("face-down", !(hand && seat === me && hand.you) && !shown && inHand && !hs.folded);
+  cards.classList.toggle("face-down", faceDown && !showed.length);
   box.classList.toggle("shown", Boolean(shown));
+  box.classList.toggle("mucked", Boolean(hs?.mucked));
   const bestLine = q(".seat-best");
   bestLine.hidden = !shown;
+  const second = shown ? hs.shown2 : null;  // the same hand on the second run's board
   if (shown) {
-    q(".cat").textContent = t(`category.${shown.category}`);
+    q(".cat").textContent = second ? `${t("room.run_n", { n: 1 })} ${t(`category.${shown.category}`)}` : t(`category.${shown.category}`);
     q(".cat").dataset.category = shown.category;
     drawFaces(q(".seat-five"), shown.best, { size: "sm" });
   } else q(".seat-five").replaceChildren();
+  const cat2 = q(".cat2");
+  cat2.hidden = !second;
+  cat2.textContent = second ? `${t("room.run_n", { n: 2 })} ${t(`category.${second.category}`)}` : "";
+  if (seat === me && $("my-strength")) {
+    const words = (x) => (x ? (LANG === "en" ? x.en : x.zh) : null);
+    const one = words(hand?.you?.strength), two = words(hand?.you?.strength2);
+    const text = !one || shown ? "" : two ? t("room.strength_runs", { one, two }) : one;
+    $("my-strength").hidden = !text;
+    $("my-strength").textContent = text;
+    $("my-strength").dataset.category = text ? hand.you.strength.category : "";
+  }
   if (seat === me && $("my-burn-box")) {
     const burns = hand && hand.you ? hand.you.burns.filter(Boolean) : [];
     $("my-burn-box").hidden = burns.length === 0;
     drawFaces($("my-burn"), burns);
   }
+}
+
+// A spectator may take a seat while the match is open and a seat is free (not one who left this match).
+function joinOpen() {
+  const s = state;
+  return Boolean(s.spectator && !s.left_match && ["waiting", "playing", "paused"].includes(s.status)
+    && !(s.match && s.match.over) && seatedPlayers().length < s.seats);
+}
+// ... and pick which: a signed-in member (not a guest) who has not asked already
+const canPickSeat = () => Boolean(joinOpen() && member && !member.guest && !state.requested);
+
+// The choice that is yours now at this hand: "runs" (run it twice?), "show" (show or muck), "answered" (you agreed
+// to run it twice and the others are still answering), or null.
+function myChoice() {
+  const hand = state?.hand, pending = hand && !hand.complete ? hand.pending : null;
+  if (!pending || state.you == null) return null;
+  // an answer takes the seat off the list the hand waits for; the answers stay
+  if (pending.kind === "runs" && pending.answers && String(state.you) in pending.answers) return "answered";
+  if (hand.you?.choice !== pending.kind || !pending.seats.includes(state.you)) return null;
+  return pending.kind;
+}
+
+// Who the table waits for at a pending choice, in words.
+function pendingText(pending) {
+  if (pending.kind === "runs") return t("room.runs_others");
+  return t("room.show_others", { names: list(pending.seats.map(whoInList)) });
 }
 
 // The first hand of a table that is not full: its creator deals it, or anyone seated once the creator has left.
@@ -387,6 +469,7 @@ function handMessage() {
   const s = state, hand = s.hand;
   const seated = seatedPlayers().length;
   if (s.status === "over" && !hand) return t("room.closed");
+  if (s.paused && !hand) return "";  // the pause box above the table says who paused it
   if (s.status === "paused" && !hand) return t("room.paused_msg");
   if (!hand) {
     if (seated < 2) return t("room.waiting");
@@ -394,6 +477,7 @@ function handMessage() {
     return "";
   }
   if (!hand.complete) {
+    if (hand.pending) return ["runs", "show"].includes(myChoice()) ? "" : pendingText(hand.pending);  // yours: the bar asks
     if (hand.to_act == null) return "";
     return hand.to_act === s.you ? t("room.your_turn") : t("room.their_turn", { name: nameOf(hand.to_act) ?? "?" });
   }
@@ -401,7 +485,9 @@ function handMessage() {
   const won = new Map();
   for (const pot of hand.pots) pot.winners.forEach((w, i) => won.set(w, (won.get(w) || 0) + pot.shares[i]));
   const parts = [...won].map(([w, amount]) => {
-    const shown = hand.seats[w].shown;
+    // a winner of the second run only names the hand they made on its board
+    const onlySecond = hand.pots.every((p) => !p.winners.includes(w) || p.run === 2);
+    const shown = onlySecond && hand.seats[w].shown2 ? hand.seats[w].shown2 : hand.seats[w].shown;
     return shown
       ? t("room.won_with", { name: who(w), amount: chips(amount), category: t(`category.${shown.category}`) })
       : t("room.won_fold", { name: who(w), amount: chips(amount) });
@@ -412,24 +498,44 @@ function handMessage() {
   }
   // paused: said here unless you are the one away (the box above the table says so, with the way back)
   const meAway = s.players.some((p) => p.seat === s.you && !p.left && p.away);
-  if (s.status === "paused" && !meAway) parts.push(t("room.paused_msg"));
+  if (!s.paused && s.status === "paused" && !meAway) parts.push(t("room.paused_msg"));  // a host's pause has its box
   return parts.join(" ");
+}
+
+// The (first) winner's best five on a board at showdown, less their hole cards: what to highlight there.
+function boardBest(hand, run) {
+  const pot = hand.pots.find((p) => (p.run ?? 1) === run);
+  const w = pot?.winners[0];
+  const shown = w != null ? hand.seats[w].shown : null;
+  const made = run === 2 ? hand.seats[w]?.shown2 : shown;
+  if (!shown || !made) return null;
+  const best = countFaces(made.best);
+  for (const f of shown.hole) if (best.get(f) > 0) best.set(f, best.get(f) - 1);
+  return best;
 }
 
 function drawBoard() {
   const hand = state.hand, board = $("board");
   const faces = hand ? hand.board.filter(Boolean) : [];
-  // highlight the (first) winner's best five on the board at showdown
-  let best = null;
-  if (hand?.complete && hand.pots.length) {
-    const w = hand.pots[0].winners[0];
-    const shown = w != null ? hand.seats[w].shown : null;
-    if (shown) {
-      best = countFaces(shown.best);
-      for (const f of shown.hole) if (best.get(f) > 0) best.set(f, best.get(f) - 1);
-    }
+  const done = Boolean(hand?.complete && hand.pots.length);
+  drawFaces(board, faces, { best: done ? boardBest(hand, 1) : null });
+  // run twice: the second board under the first, each named by its run
+  const two = Boolean(hand?.board2);
+  $("boards").classList.toggle("two-runs", two);
+  $("run1-label").hidden = !two;
+  $("board2-row").hidden = !two;
+  const board2 = $("board2");
+  if (two) {
+    const faces2 = hand.board2.filter(Boolean);
+    const prev2 = Number(board2.dataset.count || 0);
+    drawFaces(board2, faces2, { best: done ? boardBest(hand, 2) : null });
+    board2.dataset.count = String(faces2.length);
+    if (faces2.length > prev2) [...board2.children].slice(prev2).forEach((c) => c.classList.add("deal"));
+    for (let i = faces2.length; i < 5; i++) board2.append(el("span", { class: "card slot", "aria-hidden": "true" }));
+  } else {
+    board2.replaceChildren();
+    board2.dataset.count = "0";
   }
-  drawFaces(board, faces, { best });
   const prev = Number(board.dataset.count || 0);
   board.dataset.count = String(faces.length);
   if (faces.length > prev) [...board.children].slice(prev).forEach((c) => c.classList.add("deal"));
@@ -467,8 +573,13 @@ function drawClock() {
     clock.dataset.seconds = String(secs);
     const mine = s.hand.to_act === s.you;
     const name = nameOf(s.hand.to_act) ?? "?";
+    const pending = s.hand.pending;  // a choice's window (run it twice, show or muck), on the server's clock
     let text;
-    if (banking) text = mine ? t("room.bank_you", { seconds: secs }) : t("room.bank", { name, seconds: secs });
+    if (pending) {
+      const choice = myChoice();
+      text = choice && choice !== "answered" ? t("room.clock_you", { seconds: secs })
+        : t("room.choosing", { what: pendingText(pending), seconds: secs });
+    } else if (banking) text = mine ? t("room.bank_you", { seconds: secs }) : t("room.bank", { name, seconds: secs });
     else if (left > 0) text = mine ? t("room.clock_you", { seconds: secs }) : t("room.clock", { name, seconds: secs });
     else if (mine) text = t("room.clock_out_you");
     else text = canTimeout ? t("room.clock_out", { name }) : t("room.clock_out_watch", { name });
@@ -487,6 +598,11 @@ function drawClock() {
     box.classList.toggle("clocked", on);
     if (on) box.querySelector(".seat-clock i").style.width = `${share}%`;
   });
+  const choiceLeft = $("choice-left");
+  if (!$("choice-bar").hidden && myChoice() && left != null) {
+    choiceLeft.hidden = false;
+    choiceLeft.textContent = t("room.choice_left", { seconds: Math.max(0, Math.ceil(left)) });
+  } else choiceLeft.hidden = true;
   $("timeout-btn").hidden = !canTimeout;
   $("timeout-btn").disabled = busy;
   $("next-btn").hidden = !(seated && s.hand?.complete && s.match && !s.match.over && s.status === "playing");
@@ -568,6 +684,36 @@ function drawActions() {
     $("size-hint").textContent = t("room.size_hint", { min: chips(lo), max: chips(hi), street: chips(hand.seats[s.you]?.bet ?? 0) });
   }
   sizeKey = key;
+  if (appearing) wantPin = true;
+}
+
+// A choice that is yours: run it twice or not, show or muck (each within its window), or, having won a pot nobody
+// contested, which of your cards to show.
+const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
+const cardWord = (label) => { const f = label.split(":")[0]; return `${f[0] === "T" ? "10" : f[0]}${SUIT_SYMBOL[f[1]] ?? ""}`; };
+
+function drawChoice() {
+  const s = state, hand = s.hand, bar = $("choice-bar");
+  const choice = myChoice();
+  const mayShow = Boolean(hand?.complete && hand.you?.may_show && s.you != null && !matchOver());
+  const showed = mayShow ? hand.seats[s.you]?.showed ?? [] : [];
+  const left = mayShow ? [0, 1].filter((i) => hand.you.hole[i] && !showed.includes(hand.you.hole[i])) : [];
+  const on = Boolean(choice) || left.length > 0;
+  const appearing = bar.hidden && on;
+  bar.hidden = !on;
+  bar.dataset.kind = choice ?? (on ? "may_show" : "");
+  $("choice-text").textContent = choice === "runs" ? t("room.runs_ask") : choice === "answered" ? t("room.runs_waiting")
+    : choice === "show" ? t("room.show_ask") : on ? t("room.may_show") : "";
+  $("runs-yes").hidden = $("runs-no").hidden = choice !== "runs";
+  $("show-yes").hidden = $("show-no").hidden = choice !== "show";
+  for (const i of [0, 1]) {
+    const btn = $(`show-card-${i}`);
+    btn.hidden = !(choice == null && left.includes(i));
+    if (!btn.hidden) btn.textContent = t("room.show_card", { card: cardWord(hand.you.hole[i]) });
+  }
+  $("show-both").hidden = !(choice == null && left.length === 2);
+  bar.querySelectorAll("button").forEach((b) => { b.disabled = busy; });
+  if (on) $("stage").classList.add("docked");
   if (appearing) wantPin = true;
 }
 
@@ -676,29 +822,48 @@ function draw() {
   const s = state;
   if (!s) return;
   const myTurn = Boolean(handLive() && s.you != null && s.hand.to_act === s.you);
-  document.title = myTurn ? `● ${t("room.your_turn")} ${baseTitle}` : baseTitle;
+  const choosing = ["runs", "show"].includes(myChoice());
+  document.title = myTurn || choosing ? `● ${t("room.your_turn")} ${baseTitle}` : baseTitle;
+  drawTurn(myTurn || choosing);  // a beep and a buzz when a decision becomes yours
   root.dataset.version = String(s.version);
   root.dataset.status = s.status;
   root.dataset.you = s.you == null ? "" : String(s.you);
-  $("room-status").textContent = t(`room.status.${s.status}`);
+  $("room-status").textContent = s.paused && s.status !== "over" ? t("room.status.host_paused") : t(`room.status.${s.status}`);
   $("room-status").className = `status-badge st-${s.status}`;
   $("room-rules").textContent = [t("room.seats_n", { n: s.seats }), t("room.decks", { n: s.decks, cards: 52 * s.decks }),
     t("room.blinds", { sb: chips(s.blinds[0]), bb: chips(s.blinds[1]) }), t("room.start_stack", { stack: chips(s.stack) })].join(" · ");
   $("spectator-note").hidden = !s.spectator;
   const seated = seatedPlayers();
-  const open = s.spectator && !s.left_match && (s.status === "waiting" || s.status === "playing" || s.status === "paused")
-    && !(s.match && s.match.over) && seated.length < s.seats;
+  const open = joinOpen();
   $("join-box").hidden = !open;
-  $("join-text").textContent = s.match ? t("room.seat_free_playing") : t("room.seat_free");
-  $("join-btn").hidden = !member;
+  // where the host approves who sits, joining asks; a member who asked waits for the answer
+  $("join-text").textContent = s.requested ? t("room.requested") : s.options?.approval ? t("room.seat_free_ask")
+    : s.match ? t("room.seat_free_playing") : t("room.seat_free");
+  $("join-btn").textContent = t(s.options?.approval ? "room.ask_sit" : "room.join");
+  $("join-btn").hidden = !member || Boolean(s.requested);
   $("join-btn").disabled = busy;
   $("signin-to-join").hidden = member !== null;
   const me = s.you != null ? s.players.find((p) => p.seat === s.you && !p.left) : null;
   const over = s.status === "over" || Boolean(s.match?.over);
-  // out of chips while the match goes on: say so, with the ways on (a finished match has its own banner)
-  const outShown = Boolean(s.busted && !over && !watching);
+  // out of chips while the match goes on: say so, with the ways on (a finished match has its own banner); a busted
+  // player is out during the hands dealt without them too (and may rebuy then, where the host allows it)
+  const broke = Boolean(s.busted || (me && s.match && me.stack === 0 && !(handLive() && s.hand.seats[s.you]?.in_hand)));
+  const outShown = broke && !over && !watching;
   if (outShown && $("out-box").hidden) wantPin = true;
   $("out-box").hidden = !outShown;
+  // a rebuy where the host allows it (from the "you are out" box, or beside the table once watching); a top-up
+  // between hands for the others below the starting stack
+  const buy = s.may_buy > 0 && s.you != null && !over;
+  $("out-rebuy").hidden = !buy;
+  $("out-rebuy").disabled = busy;
+  if (buy) $("out-rebuy").textContent = t("room.rebuy", { amount: chips(s.may_buy) });
+  const topup = $("topup-btn");
+  topup.hidden = !(buy && (!broke || watching));
+  topup.disabled = busy;
+  if (buy) {
+    topup.textContent = broke ? t("room.rebuy", { amount: chips(s.may_buy) }) : t("room.topup", { amount: chips(s.may_buy) });
+    topup.title = t("room.topup_title", { stack: chips(s.stack) });
+  }
   $("out-new").href = member?.guest ? "/#solo-form" : "/lobby";
   const awayShown = Boolean(me?.away && !over);
   if (awayShown && $("away-box").hidden) wantPin = true;
@@ -715,11 +880,15 @@ function draw() {
   $("hand-message").textContent = handMessage();
   $("deal-btn").hidden = !canDealFirst();
   $("deal-btn").disabled = busy;
-  drawClock();
   drawActions();
+  drawChoice();
+  drawClock();
   drawCoach(myTurn);
+  drawHost(s);
+  drawChat(s);
   drawReviewLink();
   drawResult();
+  $("turn-prefs").hidden = s.you == null;  // a beep, a buzz and the keys are for the players
   const canLeave = s.you != null && !over;
   $("leave-box").hidden = !canLeave;
   if (!canLeave) $("leave-confirm").hidden = true;
@@ -946,8 +1115,18 @@ $("timeout-btn").addEventListener("click", () => send("/timeout", { version: sta
 $("next-btn").addEventListener("click", () => send("/next", { version: state.version }));
 $("deal-btn").addEventListener("click", () => send("/next", { version: state.version }));
 $("join-btn").addEventListener("click", () => send("/join", {}));
+$("runs-yes").addEventListener("click", () => send("/runs", { version: state.version, agree: true }));
+$("runs-no").addEventListener("click", () => send("/runs", { version: state.version, agree: false }));
+$("show-yes").addEventListener("click", () => send("/showdown", { version: state.version, show: true }));
+$("show-no").addEventListener("click", () => send("/showdown", { version: state.version, show: false }));
+document.querySelectorAll("#choice-bar .show-card").forEach((b) => b.addEventListener("click", () =>
+  send("/show", { cards: b.dataset.cards.split(",").map(Number) })));
+$("out-rebuy").addEventListener("click", async () => { if (await send("/buy", {})) watching = false; });
+$("topup-btn").addEventListener("click", async () => { if (await send("/buy", {})) watching = false; });
 $("bot-add").addEventListener("click", () => send("/bots", { level: $("bot-level").value }));
 $("table").addEventListener("click", (ev) => {
+  const sit = ev.target.closest("button.sit-btn");
+  if (sit && !sit.disabled && !busy) { send("/join", { seat: Number(sit.dataset.seat) }); return; }
   const btn = ev.target.closest("button.bot-remove");
   if (!btn || btn.disabled || busy) return;
   const bot = state.players.find((p) => String(p.seat) === btn.dataset.seat && !p.left);
@@ -985,6 +1164,11 @@ $("copy-link").addEventListener("click", async () => {
 });
 
 setInterval(drawClock, 250);
+
+const modules = { api: API, getState: () => state, apply, redraw: () => draw(), handLive, getMember: () => member };
+setupHost(modules);
+setupChat(modules);
+setupKeys();
 
 // ---- start --------------------------------------------------------------------------------------------------
 
