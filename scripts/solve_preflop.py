@@ -5,6 +5,7 @@
     .venv/bin/python scripts/solve_preflop.py calibrate [--decks 2,6] [--tuples 600] [--seed 20261223]
     .venv/bin/python scripts/solve_preflop.py solve     [--decks ...] [--players 2,...,6] [--stacks 10,20,...]
                                                         [--iterations N] [--out FILE]
+    .venv/bin/python scripts/solve_preflop.py pack      [--keep-shipped]
     .venv/bin/python scripts/solve_preflop.py show      --decks 2 --players 6 --stack 100
 
 Every step is deterministic given its seed (the solver itself has no randomness).
@@ -225,6 +226,8 @@ def cmd_pack(args: argparse.Namespace) -> None:
         "seed": mats.seed,
     }
     arrays, doc = pack(solved, common)
+    if args.keep_shipped:
+        _keep_shipped(arrays, doc, [f"d{d}_p{n}_s{stack:g}" for d, n, stack in _grid(args)])
     out_dir: Path = args.out or DATA
     np.savez_compressed(out_dir / STRATEGY_FILE, **arrays)
     (out_dir / META_FILE).write_text(json.dumps(doc, indent=1, allow_nan=False) + "\n")
@@ -232,15 +235,57 @@ def cmd_pack(args: argparse.Namespace) -> None:
     print(f"wrote {len(arrays)} tables to {out_dir} ({size:,} bytes)")
 
 
+def _shipped() -> tuple[dict[str, np.ndarray], dict[str, object]]:
+    from taiwan_poker.strategy.tables import META_FILE, STRATEGY_FILE
+
+    with np.load(DATA / STRATEGY_FILE) as f:
+        arrays = {k: f[k] for k in f.files}
+    return arrays, json.loads((DATA / META_FILE).read_text())
+
+
+def _keep_shipped(arrays: dict[str, np.ndarray], doc: dict[str, object], keys: list[str]) -> None:
+    """Add the shipped tables the work directory lacks, as they are, where the current tree is the one they solved.
+
+    A solve is a pure function of the tree, the equity matrix and the iterations, so a table whose tree
+    fingerprint (and iteration count) is unchanged would be solved again to the same numbers; the shipped one is
+    kept instead (``solve`` on its key reproduces it; tests/strategy checks one such reproduction).
+    """
+    from taiwan_poker.strategy.tables import fingerprint
+    from taiwan_poker.strategy.tree import GameSpec, build_tree
+
+    old_arrays, old_doc = _shipped()
+    tables = doc["tables"]
+    assert isinstance(tables, dict)
+    old_tables = old_doc["tables"]
+    assert isinstance(old_tables, dict)
+    for key in keys:
+        if key in tables or key not in old_tables:
+            continue
+        meta = old_tables[key]
+        spec = GameSpec(int(meta["players"]), float(meta["stack"]))
+        if fingerprint(build_tree(spec)) != meta["fingerprint"] or meta["iterations"] != iterations_for(
+                spec.players, spec.stack):
+            print(f"{key}: the shipped table was solved on another tree; solve it again")
+            continue
+        arrays[key], arrays[f"{key}_kept"] = old_arrays[key], old_arrays[f"{key}_kept"]
+        tables[key] = meta
+        print(f"{key}: kept as shipped")
+    doc["tables"] = dict(sorted(tables.items()))
+
+
 def cmd_report(args: argparse.Namespace) -> None:
     """A Markdown table of the solves kept in --work (exploitability, iterations, time, tree size)."""
     rows = []
+    shipped = _shipped()[1]["tables"]
+    assert isinstance(shipped, dict)
     for d, n, stack in _grid(args):
         key = f"d{d}_p{n}_s{stack:g}"
         iterations = args.iterations or iterations_for(n, stack)
         path = args.work / f"solve_{key}_i{iterations}.json"
         if path.exists():
             rows.append(json.loads(path.read_text()))
+        elif key in shipped:  # solved earlier and kept (pack --keep-shipped)
+            rows.append(shipped[key])
     print("| decks | players | stack | decisions | iterations | exploitability (mbb/hand) | seconds |")
     print("|---|---|---|---|---|---|---|")
     for m in rows:
@@ -349,6 +394,9 @@ def main(argv: list[str] | None = None) -> None:
         k.add_argument("--stacks", type=_ints, default=list(STACKS))
         k.add_argument("--iterations", type=int, default=0)
         k.add_argument("--out", type=Path, default=None)
+        if name == "pack":
+            k.add_argument("--keep-shipped", action="store_true",
+                           help="keep the shipped tables the work directory lacks (same tree and iterations)")
         k.set_defaults(func=func)
     args = parser.parse_args(argv)
     args.func(args)

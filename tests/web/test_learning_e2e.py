@@ -92,6 +92,29 @@ def test_coach_review_replayer_and_download_of_a_hand_against_a_bot(server: str,
         p.click("#replay-prev")
         assert p.get_attribute("#replay", "data-step") == str(steps - 2)
 
+        # ... and action by action (issue 23): from the start, one action or card at a time, the latest marked
+        p.click("#mode-action")
+        assert p.get_attribute("#replay", "data-mode") == "action"
+        assert p.get_attribute("#mode-action", "aria-pressed") == "true"
+        assert "下一步" in p.inner_text("#replay-next")
+        while p.is_enabled("#replay-prev"):
+            p.click("#replay-prev")
+        assert p.get_attribute("#replay", "data-step") == "0" and p.locator("#replay-actions li.latest").count() == 0
+        actions, acted = 1, 0
+        while p.is_enabled("#replay-next"):
+            p.click("#replay-next")
+            actions += 1
+            assert p.get_attribute("#replay", "data-step") == str(actions - 1)
+            assert p.locator("#replay-actions li.latest").count() == 1  # this step's own line
+            if p.get_attribute("#replay-actions li.latest", "data-kind"):  # an action: its seat is marked
+                assert p.locator("#replay-seats .replay-seat.acting").count() == 1
+                acted += 1
+                if acted == 2:
+                    shot(p, f"replayer-action-{size}")
+        assert actions > steps and acted >= 2  # finer than the streets: at least the blinds' answers
+        p.click("#mode-street")  # back by street, at the same point of the hand: the last step
+        assert p.get_attribute("#replay", "data-step") == str(steps - 1)
+
         # the PHH download holds the hand
         with p.expect_download() as download:
             p.click("#dl-phh")

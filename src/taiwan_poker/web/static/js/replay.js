@@ -1,5 +1,5 @@
-// The replayer: one hand street by street as the member saw it (their cards and burn; opponents' cards only
-// where shown), their review and downloads; or a shared hand with public information only.
+// The replayer: one hand street by street, or action by action, as the member saw it (their cards and burn;
+// opponents' cards only where shown), their review and downloads; or a shared hand with public information only.
 import { el, t } from "./core.js";
 import { memberApi, chips, showMessage } from "./member.js";
 import { eventLine, faces, actionText } from "./hand_lines.js";
@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 const root = $("replay");
 const CODE = root.dataset.code, HAND = Number(root.dataset.hand), TOKEN = root.dataset.token;
 const API = `/api/rooms/${encodeURIComponent(CODE)}/hands/${HAND}`;
-let data = null, steps = [], at = 0;
+let data = null, steps = [], at = 0, mode = "street";
 
 const nameOf = (seat) => (seat === data.seat ? t("room.you") : data.names[seat] || t("history.seat", { n: seat + 1 }));
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
@@ -22,6 +22,38 @@ function split(events) {
     out.at(-1).events.push(ev);
   }
   return out;
+}
+
+// Actions as steps: the deal (blinds, your cards), then each action, each card dealt to the board and each
+// showdown event on its own. A step keeps its street's name and the street's events so far (``shown``).
+const ONE_STEP = new Set(["action", "seat_folded", "board_dealt", "hand_shown", "pot_awarded", "chips_returned"]);
+function splitActions(events) {
+  const out = [{ name: "preflop", events: [], line: [] }];
+  let street = "preflop", line = [];
+  for (const ev of events) {
+    if (ev.type === "board_dealt") { street = ev.street; line = []; }
+    else if (ev.type === "hand_shown" || ev.type === "pot_awarded") {
+      if (street !== "showdown") line = [];
+      street = "showdown";
+    }
+    line = [...line, ev];
+    if (ONE_STEP.has(ev.type)) out.push({ name: street, events: [ev], line });
+    else { out.at(-1).events.push(ev); out.at(-1).line = out.at(-1).line.concat(ev); }
+  }
+  return out.filter((s, i) => i === 0 || s.events.length);
+}
+
+// How many events the steps up to ``at`` hold: switching modes keeps the hand where it is.
+const eventsSeen = () => steps.slice(0, at + 1).reduce((n, s) => n + s.events.length, 0);
+function setMode(next) {
+  if (next === mode || !data) return;
+  const seen = eventsSeen();
+  mode = next;
+  steps = mode === "action" ? splitActions(data.events) : split(data.events);
+  let n = 0;
+  at = steps.findIndex((s) => (n += s.events.length) >= seen);
+  if (at < 0) at = steps.length - 1;
+  draw();
 }
 
 function draw() {
@@ -42,6 +74,7 @@ function draw() {
   const step = steps[at];
   $("replay-street").textContent = step.name === "showdown" ? t("replay.showdown") : t(`street.${step.name}`);
   $("replay-step").textContent = t("replay.step", { n: at + 1, total: steps.length });
+  const latest = mode === "action" && at > 0 ? step.events[0] : null;  // the step's own action (or card), marked
   const boardBox = $("replay-board");
   boardBox.replaceChildren(faces(board, { size: "" }));
   $("replay-pot").textContent = chips(pot);
@@ -50,23 +83,34 @@ function draw() {
   const seats = (start?.stacks || []).map((stack, seat) => ({ seat, stack })).filter((s) => s.stack > 0);
   $("replay-seats").replaceChildren(...seats.map(({ seat, stack }) => {
     const now = stack - (put[seat] || 0) + (won[seat] || 0);
-    const last = [...step.events].reverse().find((e) => e.type === "action" && e.seat === seat);
-    return el("li", { class: `replay-seat${folded.has(seat) ? " folded" : ""}${seat === data.seat ? " me" : ""}` },
+    const last = [...(step.line || step.events)].reverse().find((e) => e.type === "action" && e.seat === seat);
+    const acting = latest && (latest.type === "action" || latest.type === "seat_folded") && latest.seat === seat;
+    return el("li", { class: `replay-seat${folded.has(seat) ? " folded" : ""}${seat === data.seat ? " me" : ""}${acting ? " acting" : ""}` },
       el("strong", { text: nameOf(seat) }), ` ${chips(now)}`,
       seat === start.button ? el("span", { class: "tag dealer", text: "D" }) : null,
       folded.has(seat) ? el("span", { class: "tag folded", text: t("action.fold") }) : null,
       last && !folded.has(seat) ? el("span", { class: "tag last-action", text: actionText(last) }) : null,
       shown[seat] ? faces(shown[seat].hole) : null);
   }));
-  $("replay-actions").replaceChildren(...step.events.map((e) => eventLine(e, nameOf, data.seat)).filter(Boolean));
+  const lines = (step.line || step.events).map((e) => {
+    const li = eventLine(e, nameOf, data.seat);
+    if (li && e === latest) li.classList.add("latest");
+    return li;
+  });
+  $("replay-actions").replaceChildren(...lines.filter(Boolean));
   $("replay-prev").disabled = at === 0;
   $("replay-next").disabled = at === steps.length - 1;
+  $("replay-prev-label").textContent = t(mode === "action" ? "replay.prev_action" : "replay.prev");
+  $("replay-next-label").textContent = t(mode === "action" ? "replay.next_action" : "replay.next");
+  for (const b of document.querySelectorAll("[data-replay-mode]")) b.setAttribute("aria-pressed", String(b.dataset.replayMode === mode));
   root.dataset.step = String(at);
+  root.dataset.mode = mode;
 }
 
 function go(delta) { at = Math.max(0, Math.min(steps.length - 1, at + delta)); draw(); }
 $("replay-prev").addEventListener("click", () => go(-1));
 $("replay-next").addEventListener("click", () => go(1));
+for (const b of document.querySelectorAll("[data-replay-mode]")) b.addEventListener("click", () => setMode(b.dataset.replayMode));
 document.addEventListener("keydown", (ev) => {
   if (ev.target.closest?.("input, textarea, select")) return;
   if (ev.key === "ArrowLeft") go(-1);
