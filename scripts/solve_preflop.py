@@ -295,6 +295,67 @@ def cmd_report(args: argparse.Namespace) -> None:
         )
 
 
+def cmd_grid(args: argparse.Namespace) -> None:
+    """The shipped grid as compact Markdown tables: exploitability by players and stack against decks, tree size
+    and solve time at two decks, data sizes, and the figures docs/strategy.md quotes."""
+    from taiwan_poker.strategy.tables import META_FILE, STRATEGY_FILE
+
+    tables = _shipped()[1]["tables"]
+    assert isinstance(tables, dict)
+    decks = sorted({int(m["decks"]) for m in tables.values()})
+    print("| players | stack (BB) | " + " | ".join(f"{d} decks" for d in decks)
+          + " | decision nodes | nodes shipped | seconds (2 decks) |")
+    print("|---|---|" + "---|" * len(decks) + "---|---|---|")
+    for n in PLAYERS:
+        for stack in STACKS:
+            row = [tables.get(f"d{d}_p{n}_s{stack:g}") for d in decks]
+            two = tables.get(f"d2_p{n}_s{stack:g}") or {}
+            print(f"| {n} | {stack} | " + " | ".join("–" if m is None else f"{m['exploitability_mbb']:.2f}"
+                                                     for m in row)
+                  + f" | {two.get('decisions', '–')} | {two.get('nodes_shipped', '–')} | {two.get('seconds', '–')} |")
+    total = sum(float(m["seconds"]) for m in tables.values())
+    print(f"\ntables: {len(tables)}; solve seconds in all: {total:,.0f}; "
+          f"largest reach dropped: {max(float(m['reach_dropped']) for m in tables.values()):.2e}")
+    print(f"trace d2_p6_s100: {tables['d2_p6_s100']['trace']}")
+    for f in (STRATEGY_FILE, META_FILE):
+        print(f"{f}: {(DATA / f).stat().st_size:,} bytes")
+
+
+def cmd_sanity(args: argparse.Namespace) -> None:
+    """How often the tables fold where the audit's preflop bully won, and how often each seat opens six-handed."""
+    from taiwan_poker.strategy.preflop import frequencies, positions
+
+    def folds(d: int, n: int, stack: float, pos: str, history: list[tuple[str, str, float]]) -> float:
+        return frequencies(d, n, stack, pos, history).get("fold", 0.0)
+
+    print("| spot | " + " | ".join(f"{d} decks" for d in args.decks) + " |")
+    print("|---|" + "---|" * len(args.decks))
+    hu_open: list[tuple[str, str, float]] = [("SB", "raise", 3.0)]
+    six_fold = [(p, "fold", 0.0) for p in ("UTG", "HJ", "CO")]
+    spots = [
+        ("heads-up 100 BB: big blind facing a 3-BB open", 2, "BB", hu_open),
+        ("heads-up 100 BB: button facing a 3-bet to 9 BB after opening 2.5", 2, "SB",
+         [("SB", "raise", 2.5), ("BB", "raise", 9.0)]),
+        ("six-handed 100 BB: big blind facing a 3-BB button open", 6, "BB",
+         [*six_fold, ("BTN", "raise", 3.0), ("SB", "fold", 0.0)]),
+        ("six-handed 100 BB: button facing a 3-bet to 9 BB from the big blind", 6, "BTN",
+         [*six_fold, ("BTN", "raise", 2.5), ("SB", "fold", 0.0), ("BB", "raise", 9.0)]),
+    ]
+    for name, n, pos, history in spots:
+        cells = [f"{100 * folds(d, n, 100.0, pos, history):.1f} %" for d in args.decks]
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    print()
+    names = positions(6)[:-1]
+    print("| six-handed 100 BB, enters first | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    for d in args.decks:
+        cells = []
+        for i, pos in enumerate(names):
+            history = [(p, "fold", 0.0) for p in names[:i]]
+            cells.append(f"{100 * (1 - folds(d, 6, 100.0, pos, history)):.1f} %")
+        print(f"| {d} decks | " + " | ".join(cells) + " |")
+
+
 def cmd_crossdeck(args: argparse.Namespace) -> None:
     """What the nearest-deck rule costs: exploitability in a d-deck game of the tables solved at other deck counts."""
     from taiwan_poker.strategy.cfr import Chance, compile_tree, exploitability
@@ -377,6 +438,11 @@ def main(argv: list[str] | None = None) -> None:
     x.add_argument("--players", type=_ints, default=[2, 3, 4])
     x.add_argument("--stacks", type=_ints, default=list(STACKS))
     x.set_defaults(func=cmd_crossdeck)
+    g = sub.add_parser("grid", help="the shipped grid as Markdown (exploitability, tree, time, sizes)")
+    g.set_defaults(func=cmd_grid)
+    y = sub.add_parser("sanity", help="fold shares where the audit's bully won, and six-handed first-in rates")
+    y.add_argument("--decks", type=_ints, default=[2, 6])
+    y.set_defaults(func=cmd_sanity)
     w = sub.add_parser("show", help="print one decision of the shipped tables as a grid")
     w.add_argument("--decks", type=int, default=2)
     w.add_argument("--players", type=int, default=6)

@@ -5,10 +5,9 @@
     ...                                 ("BTN", "fold"), ("SB", "fold")], "K9s")   # doctest: +SKIP
     [('fold', 1.0, 0.0), ('call', 2.5, 0.62), ('raise', 11.0, 0.38)]
 
-**Which table.**  The nearest solved deck count (ties to the larger): every
-count 2–6 for two to four players, 2, 4 and 6 for five and six players (so 3
-reads 4 and 5 reads 6 there); one deck reads the two-deck table (the
-identical-card classes simply never occur), seven or eight the six-deck one.
+**Which table.**  The nearest solved deck count (ties to the larger; every
+count 2–6 is solved): one deck reads the two-deck table (the identical-card
+classes simply never occur), seven or eight the six-deck one.
 Players 2–6.  Stacks: the solved depth nearest on a log scale (10, 20, 40,
 100, 200 big blinds; the boundaries are the geometric means 14.1, 28.3, 63.2
 and 141.4 BB).  ``stack_bb`` is the effective stack at the
