@@ -39,6 +39,7 @@ import numpy.typing as npt
 from ..cards import CARDS_PER_DECK, MAX_DECKS, Card
 from ..evaluate.batch import rank_batch
 from ..rules.actions import ALLIN, CALL, CHECK, FOLD, Action, ActionKind
+from ..strategy.legal import action_key
 from ..strategy.seat import SeatView
 
 IntArray = npt.NDArray[np.int64]
@@ -58,23 +59,6 @@ class DistributionPolicy(Protocol):
     """A policy that can tell its action probabilities at a view (they sum to 1)."""
 
     def distribution(self, view: SeatView, rng: random.Random) -> ActionDistribution: ...
-
-
-def action_key(view: SeatView, action: Action) -> int:
-    """What an action does at the table, as one number: the street total it brings the seat to (-1: a fold).
-
-    A check, a call and an all-in that only calls share a key with each other; an all-in that raises has the
-    key of a raise to the same total, so two ways of writing one move count as one.
-    """
-    kind = action.kind
-    allin_to = view.bets[view.seat] + view.stack
-    if kind is ActionKind.FOLD:
-        return -1
-    if kind is ActionKind.CHECK or kind is ActionKind.CALL:
-        return min(view.current_bet, allin_to)
-    if kind is ActionKind.ALLIN:
-        return allin_to
-    return action.to if action.to is not None else -2
 
 
 def probability(dist: ActionDistribution, view: SeatView, key: int) -> float:

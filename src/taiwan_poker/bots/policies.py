@@ -16,44 +16,16 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.actions import ALLIN, CALL, CHECK, FOLD, Action, ActionKind
+from ..rules.actions import CALL, CHECK, FOLD, Action, ActionKind
 from ..strategy.estimate import RangeWeights, equity
-from ..strategy.reading import preflop_widths, read_range
+from ..strategy.legal import check_or_call, check_or_fold, pot_fraction, raise_to
+from ..strategy.policy import sample, strategy
+from ..strategy.reading import preflop_widths
 from ..strategy.seat import SeatView
 from ..strategy.strength import preflop_equity, preflop_rank
 from ..strategy.thresholds import RAISE_MARGIN, value_threshold
 
 Policy = Callable[[SeatView, random.Random], Action]
-
-
-# --- turning an intention into a legal action ----------------------------------------------------------------
-
-
-def check_or_call(v: SeatView) -> Action:
-    return CHECK if v.can(ActionKind.CHECK) else CALL if v.can(ActionKind.CALL) else ALLIN
-
-
-def check_or_fold(v: SeatView) -> Action:
-    return CHECK if v.can(ActionKind.CHECK) else FOLD
-
-
-def raise_to(v: SeatView, to: int) -> Action:
-    """Bet or raise to a street total of about ``to`` (clamped to the legal range; the whole stack when close)."""
-    sized = ActionKind.BET if v.can(ActionKind.BET) else ActionKind.RAISE if v.can(ActionKind.RAISE) else None
-    allin_to = v.bets[v.seat] + v.stack
-    if sized is None:
-        return ALLIN if v.can(ActionKind.ALLIN) and to >= allin_to else check_or_call(v)
-    to = max(v.min_to, min(v.max_to, to))
-    left = allin_to - to
-    if to == allin_to or (left < v.pot * 0.3 and v.can(ActionKind.ALLIN) and v.max_to == allin_to):
-        return ALLIN  # what would be left behind is not worth keeping
-    return Action(sized, to)
-
-
-def pot_fraction(v: SeatView, fraction: float) -> Action:
-    """Bet (or raise) ``fraction`` of the pot after calling."""
-    size = fraction * (v.pot + v.call_amount)
-    return raise_to(v, v.current_bet + max(v.big_blind, round(size)))
 
 
 def _np_rng(rng: random.Random) -> np.random.Generator:
@@ -180,45 +152,18 @@ def solid(v: SeatView, rng: random.Random) -> Action:
     return FOLD
 
 
-# --- level 3: the stronger player ------------------------------------------------------------------------------
-
-BLUFF = {1: 0.33, 2: 0.25, 3: 0.18}  # how often it bets with little equity when checked to heads-up
-SEMI_BLUFF = 0.35  # how often it bets a drawing hand (some equity, not enough for value) on the flop and turn
-CHECK_RAISE = 0.3  # how often it checks a strong hand out of position to raise
+# --- level 3: the strongest strategy ---------------------------------------------------------------------------
 
 
-def _last_to_act(v: SeatView) -> bool:
-    """Whether this seat acts last on the flop and later (it holds the button among the live seats)."""
-    n = len(v.stacks)
-    order = [(v.button + 1 + i) % n for i in range(n)]
-    return [s for s in order if s in v.live][-1] == v.seat
+class Strong:
+    """The strongest strategy (:mod:`taiwan_poker.strategy.policy`): the solved preflop tables, then size-aware
+    play after the flop; it draws its action from the strategy's distribution, which it also tells (LBR asks)."""
+
+    def __call__(self, v: SeatView, rng: random.Random) -> Action:
+        return sample(strategy(v, rng), rng)
+
+    def distribution(self, v: SeatView, rng: random.Random) -> list[tuple[Action, float]]:
+        return list(strategy(v, rng).choices)
 
 
-def strong(v: SeatView, rng: random.Random) -> Action:
-    """Reads ranges from actions street by street, mixes bet sizes, bluffs and check-raises at set rates."""
-    if v.street == 0:
-        return _preflop_tight(v, rng, mix=True)
-    top = preflop_rank(v.decks)
-    widths = preflop_widths(v)
-    ranges = [read_range(v, s, widths.get(s), top) for s in v.opponents]
-    eq = equity(v.hole, v.board, v.burns, v.decks, ranges, 500, _np_rng(rng))
-    n = len(v.opponents)
-    cut = value_threshold(n)
-    if v.call_amount == 0:
-        if eq >= cut:
-            if not _last_to_act(v) and v.street < 3 and rng.random() < CHECK_RAISE:
-                return CHECK  # to raise when they bet
-            return pot_fraction(v, rng.choice((0.75, 1.0)) if eq >= 0.8 else rng.choice((0.33, 0.5, 0.66)))
-        if n == 1 and eq < 0.3 and rng.random() < BLUFF[v.street]:
-            return pot_fraction(v, rng.choice((0.66, 1.0)))
-        if n == 1 and v.street < 3 and eq >= 0.3 and rng.random() < SEMI_BLUFF:
-            return pot_fraction(v, 0.5)
-        return CHECK
-    price = v.price()
-    if eq >= cut + 0.12:
-        return raise_to(v, round(rng.choice((2.5, 3.0)) * v.current_bet))
-    if n == 1 and v.street < 3 and 0.3 <= eq < price and rng.random() < 0.12:
-        return raise_to(v, 3 * v.current_bet)  # a semi-bluff raise
-    if eq >= price + 0.02:
-        return CALL
-    return FOLD
+strong = Strong()

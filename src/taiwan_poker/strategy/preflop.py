@@ -60,6 +60,7 @@ from .tree import BIG_BLIND, POSITION_NAMES, SMALL_BLIND, Kind, Node
 
 SOLVED_STACKS: tuple[float, ...] = (10.0, 20.0, 40.0, 100.0, 200.0)
 ALLIN_SHARE = 0.9  # a translated raise to this share of the stack or more becomes all-in
+NOT_ALLIN_SHARE = 0.4  # a real raise below this share of the stack is not read as the abstract all-in
 
 
 History = Sequence["PreflopAction | tuple[object, ...]"]
@@ -247,6 +248,10 @@ def _raise_readings(table: SolvedTable, node: Node, real: _Real, p: int, to: flo
         out += [_Reading(c, None) for f, c, lab in options if lab == "allin"]
     below = [o for o in options if o[0] <= f_real]
     above = [o for o in options if o[0] > f_real]
+    if not allin and to < NOT_ALLIN_SHARE * stack:
+        # a raise that leaves most of the stack behind is not read as an all-in (which would leave the answer
+        # only call or fold) while a smaller raise size is there; the all-in stays the last resort
+        above = [o for o in above if o[2] != "allin"]
     if below and above:
         lo, hi = below[-1], above[0]
         pa = _phm(lo[0], hi[0], f_real)
@@ -268,7 +273,7 @@ def _raise_readings(table: SolvedTable, node: Node, real: _Real, p: int, to: flo
 class _Search:
     table: SolvedTable
     history: Sequence[tuple[int, str, float]]
-    hero: int
+    hero: int | None  # None: the end of the history may be any node (the betting closed, or anyone to act)
     stack: float
     rng: random.Random | None
     dead: set[tuple[int, int]]  # (history index, node) pairs known to lead nowhere
@@ -291,7 +296,7 @@ def _step(
     table = sr.table
     names = positions(table.spec.players)
     if i == len(sr.history):
-        if node.terminal is None and node.player == sr.hero and table.stored(node.index):
+        if sr.hero is None or (node.terminal is None and node.player == sr.hero and table.stored(node.index)):
             return node, real, path, notes
         return None
     p, kind, to = sr.history[i]
@@ -340,7 +345,8 @@ def _step(
 
 
 def _find(
-    table: SolvedTable, history: Sequence[tuple[int, str, float]], hero: int, stack: float, rng: random.Random | None
+    table: SolvedTable, history: Sequence[tuple[int, str, float]], hero: int | None, stack: float,
+    rng: random.Random | None
 ) -> tuple[Node, _Real, tuple[str, ...], tuple[str, ...]]:
     search = _Search(table, history, hero, stack, rng, set())
     found = _walk(search, 0, table.tree.nodes[0], _blinds(table.spec.players), (), ())
@@ -440,12 +446,12 @@ def distribution(
 
 
 def _node_and_reach(
-    decks: int, players: int, stack_bb: float, position: int | str, history: History
+    decks: int, players: int, stack_bb: float, position: int | str | None, history: History
 ) -> tuple[SolvedTable, Node, _Real, npt.NDArray[np.float64]]:
     positions(players)
     stack = nearest_stack(stack_bb)
     d = table_decks(decks, players, stack)
-    hero = position_index(players, position)
+    hero = None if position is None else position_index(players, position)
     table = solved_table(d, players, stack)
     node, real, _, _ = _find(table, _normalise_history(players, history), hero, stack_bb, None)
     reach = np.tile(class_weights(d), (players, 1))
@@ -478,6 +484,23 @@ def ranges(
         total = float(reach[p].sum())
         if total > 0:
             out[names[p]] = {c: float(v / total) for c, v in zip(CLASSES, reach[p], strict=True) if v > 0}
+    return out
+
+
+def ranges_after(decks: int, players: int, stack_bb: float, history: History) -> dict[int, npt.NDArray[np.float64]]:
+    """Each position still in after the whole preflop ``history``: its class distribution (182 weights, sum 1).
+
+    Like :func:`ranges`, but the history may end anywhere (typically where the preflop betting closed and the
+    flop comes): the prior of each class times the probability of every action that position took.
+    """
+    _, node, _, reach = _node_and_reach(decks, players, stack_bb, None, history)
+    out: dict[int, npt.NDArray[np.float64]] = {}
+    for p in range(players):
+        if node.state.folded[p]:
+            continue
+        total = float(reach[p].sum())
+        if total > 0:
+            out[p] = reach[p] / total
     return out
 
 

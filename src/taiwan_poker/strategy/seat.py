@@ -17,7 +17,7 @@ from typing import Any
 from ..cards import Card, parse_cards
 from ..rules.actions import ActionKind
 from ..rules.hand import Hand
-from ..rules.replay import STREET_NAMES, StreetAction, replay
+from ..rules.replay import STREET_NAMES, StraddlePost, StreetAction, replay
 from ..rules.views import events_for, view
 
 STREETS = STREET_NAMES
@@ -46,6 +46,19 @@ class SeatView:
     min_to: int
     max_to: int
     history: tuple[StreetAction, ...]
+    start_stacks: tuple[int, ...] = ()  # each seat's chips before the blinds (0: not dealt in)
+    straddle: int | None = None  # the seat that posted a straddle this hand
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        """Seats dealt into this hand (folded ones included)."""
+        return tuple(s for s, chips in enumerate(self.start_stacks) if chips > 0) or self.live
+
+    def live_at(self, street: int) -> tuple[int, ...]:
+        """Seats still in at the start of ``street``: dealt in, no fold before it (leavers are not in ``live``)."""
+        gone = {a.seat for a in self.history if a.street < street and a.kind is ActionKind.FOLD}
+        later = {a.seat for a in self.history if a.street >= street and a.kind is ActionKind.FOLD}
+        return tuple(s for s in self.dealt if s not in gone and (s in self.live or s in later))
 
     @property
     def opponents(self) -> tuple[int, ...]:
@@ -93,6 +106,8 @@ def from_views(seat_view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     if you is None or legal is None:
         raise ValueError("a seat view is read only for a seat that is dealt in and to act")
     seats = seat_view["seats"]
+    seen = replay(events)
+    straddle = next((st.seat for st in seen.steps if isinstance(st, StraddlePost)), None)
     return SeatView(
         seat=you["seat"],
         decks=decks,
@@ -112,7 +127,9 @@ def from_views(seat_view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
         call_amount=legal["call_amount"],
         min_to=legal.get("min_raise_to", legal.get("min_bet_to", 0)),
         max_to=legal.get("max_raise_to", legal.get("max_bet_to", 0)),
-        history=replay(events).actions,
+        history=seen.actions,
+        start_stacks=seen.start_stacks,
+        straddle=straddle,
     )
 
 

@@ -1,0 +1,254 @@
+"""The strongest level's play after the flop: a distribution over actions that respects bet sizes.
+
+From the public read (:mod:`.range_read`: every player's range narrowed by
+the kind and size of each action) and the seat's own cards:
+
+* ``equity``: the hand's share against the opponents' ranges (a product over
+  opponents in a pot of three or more), on the street's shared run-outs, with
+  every holding that shares a physical card with the seat's hole cards or
+  private burn left out;
+* ``place``: where that equity ranks in the seat's *own* range as the others
+  read it (0 the weakest hand it can have here, 1 the best).
+
+**Facing a bet** that costs ``c`` into a pot ``P`` (the price ``c/(P + c)``,
+the minimum defence ``1 − α`` with ``α = c/P``): a hand whose equity beats the
+price is never folded; otherwise the hand folds when its place is below
+``α`` (``α^(1/k)`` when ``k`` players share the defence), so the range as a
+whole folds at most ``α`` — no fixed equity margin.  The top 12 % of the
+range (7 % multi-way) raises for value most of the time, and heads-up on the
+flop and turn a third of the hands just below the fold line raise as bluffs
+instead of folding.
+
+**With no bet to call**: the top ``V`` of the range bets for value (38 %,
+30 %, 24 % of it on the flop, turn and river heads-up in position; less out
+of position and multi-way), the stronger the hand the larger the size (a
+third, two thirds, the pot; all in when the stack is short), and a fifth of
+the very best hands out of position check to trap on the flop and turn.
+Bluffs come from the bottom of the range (on the flop and turn the hands just
+above the bottom tenth, which keep some equity) in the proportion that makes
+the size honest: ``V·f/(1 + f)`` at size ``f``, more on earlier streets
+(``ζ`` of :mod:`.range_read`), a third as many multi-way.
+
+Every boundary is a smooth step, so near it the hand mixes (the coach shows
+the split).  :func:`action_values` estimates each action's value in chips for
+the coach and the review: fold 0; check or call the equity's share of the
+pot; a bet the pot when everyone folds (each opponent folding as this
+strategy would, against the bettor's range narrowed by the bet) plus the
+showdown against those who call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ..rules.actions import FOLD, Action, ActionKind
+from ..rules.replay import StreetAction
+from .legal import action_key, allin, check_or_call, check_or_fold, pot_fraction, raise_to
+from .particles import FloatArray, equity_against, equity_matrix, pair_clashes, percentiles, share_of, values
+from .range_read import ZETA, HandRead, hand_read, reweight, smooth
+from .seat import SeatView
+
+Choices = list[tuple[Action, float]]
+VALUE = {1: 0.38, 2: 0.30, 3: 0.24}
+OUT_OF_POSITION = 0.85
+MULTIWAY = 0.55
+SIZES = (1 / 3, 2 / 3, 1.0)
+TRAP = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """The numbers behind a decision after the flop (the coach shows them)."""
+
+    read: HandRead
+    equity: float
+    place: float
+    alpha: float  # the most of the range that may fold (0 with nothing to call)
+    range_equity: FloatArray  # each holding of the seat's own range against the opponents
+    hero_score: dict[int, FloatArray]  # per opponent, per holding of theirs: the seat's wins over run-outs
+    hero_count: dict[int, FloatArray]
+
+
+def _known_mask(cards: npt.NDArray[np.int64], known: list[int]) -> npt.NDArray[np.bool_]:
+    return np.asarray(~np.isin(cards, known).any(axis=1), dtype=bool)
+
+
+def situation(v: SeatView, rng: np.random.Generator) -> Situation:
+    """The read, the hand's equity and its place in its own range at ``v``'s decision after the flop."""
+    read = hand_read(v, rng)
+    sr = read.street
+    hero = np.array([[c.index for c in v.hole]], dtype=np.int64)
+    known = [c.index for c in v.hole + v.burns]
+    runouts = sr.runouts
+    hv = values(hero, runouts)[0]
+    hero_ok = _known_mask(runouts.cards, known) if runouts.cards.shape[1] else np.ones(runouts.count, dtype=bool)
+    mine = sr.ranges.get(v.seat)
+    equity = 1.0
+    range_eq = np.ones(len(mine.cards)) if mine is not None else np.ones(0)
+    hero_score: dict[int, FloatArray] = {}
+    hero_count: dict[int, FloatArray] = {}
+    for s in v.opponents:
+        if s not in sr.ranges:
+            continue
+        r = sr.ranges[s]
+        w = read.weights[s] * _known_mask(r.cards, known)
+        ok = sr.ok[s] & hero_ok[None, :]
+        score = ((hv[None, :] > sr.vals[s]) + 0.5 * (hv[None, :] == sr.vals[s])) * ok
+        hero_score[s], hero_count[s] = score.sum(axis=1), ok.sum(axis=1).astype(np.float64)
+        den = float((hero_count[s] * w).sum())
+        equity *= float((hero_score[s] * w).sum()) / den if den > 0 else 0.5
+        if mine is not None:
+            sc, ct = equity_matrix(sr.vals[v.seat], sr.vals[s], sr.ok[v.seat], sr.ok[s],
+                                   ~pair_clashes(mine.cards, r.cards))
+            range_eq = range_eq * equity_against(sc, ct, read.weights[s])
+    place = share_of(range_eq, read.weights[v.seat], equity) if mine is not None else 0.5
+    alpha = v.call_amount / v.pot if v.call_amount > 0 and v.pot > 0 else 0.0
+    return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count)
+
+
+def in_position(v: SeatView) -> bool:
+    """Whether the seat acts last after the flop among the players still in."""
+    n = len(v.stacks)
+    order = [(v.button + 1 + i) % n for i in range(n)]
+    return [s for s in order if s in v.live][-1] == v.seat
+
+
+def _band(q: float, lo: float, hi: float, width: float = 0.02) -> float:
+    return float(smooth((q - lo) / width) * smooth((hi - q) / width))
+
+
+def facing_bet(v: SeatView, st: Situation) -> Choices:
+    price = v.price()
+    k = max(1, len(v.live) - 1)
+    alpha = st.alpha ** (1.0 / k) if st.alpha > 0 else 0.0
+    q, e = st.place, st.equity
+    fold = 0.0 if e > price else float(smooth((alpha - q) / 0.03))
+    can_raise = v.can(ActionKind.RAISE) or (v.can(ActionKind.ALLIN) and v.stack > v.call_amount)
+    heads_up = len(v.opponents) == 1
+    value_raise = bluff_raise = 0.0
+    if can_raise:
+        top = 0.12 if heads_up else 0.07
+        value_raise = 0.7 * float(smooth((q - (1 - top)) / 0.02)) * float(smooth((e - 0.55) / 0.03))
+        if heads_up and v.street < 3 and fold > 0:
+            bluff_raise = 0.35 * fold * _band(q, alpha - 0.12, alpha)
+            fold -= bluff_raise
+    call = max(0.0, 1.0 - fold - value_raise - bluff_raise)
+    raise_action = raise_to(v, v.current_bet + v.pot + v.call_amount)
+    if (raise_action.kind is not ActionKind.ALLIN and raise_action.to is not None
+            and raise_action.to - v.bets[v.seat] >= 0.6 * v.stack):
+        raise_action = allin(v)
+    return [(FOLD, fold), (check_or_call(v), call), (raise_action, value_raise + bluff_raise)]
+
+
+def value_share(v: SeatView) -> float:
+    n = len(v.opponents)
+    share = VALUE.get(v.street, 0.24) * (1.0 if in_position(v) else OUT_OF_POSITION)
+    return share * MULTIWAY ** max(0, n - 1)
+
+
+def bet_sizes(v: SeatView) -> list[Action]:
+    """The bets on offer: a third, two thirds and the pot (distinct legal moves), or all in when that is near."""
+    out: list[Action] = []
+    seen: set[int] = set()
+    for f in SIZES:
+        a = pot_fraction(v, f)
+        key = action_key(v, a)
+        if a.kind in (ActionKind.BET, ActionKind.RAISE, ActionKind.ALLIN) and key not in seen:
+            seen.add(key)
+            out.append(a)
+    return out
+
+
+def no_bet(v: SeatView, st: Situation) -> Choices:
+    sizes = bet_sizes(v)
+    if not sizes:
+        return [(check_or_fold(v), 1.0)]
+    q, e = st.place, st.equity
+    heads_up = len(v.opponents) == 1
+    share = value_share(v)
+    value = float(smooth((q - (1 - share)) / 0.03)) * float(smooth((e - 0.5) / 0.04))
+    if not in_position(v) and v.street < 3:
+        value *= 1 - TRAP * float(smooth((q - 0.93) / 0.02))
+    t = min(1.0, max(0.0, (q - (1 - share)) / max(share, 1e-9)))
+    m = len(sizes)
+    kernel = np.array([max(0.0, 1 - abs(i - t * (m - 1))) for i in range(m)])
+    kernel = kernel / kernel.sum()
+    f_bluff = 1.0 if v.street == 3 else 2 / 3
+    mass = share * f_bluff / (1 + f_bluff) * ZETA.get(v.street, 1.0) * (1.0 if heads_up else 0.3)
+    # the river: the very bottom, which can win no other way; earlier: just above the bottom tenth (some equity)
+    bluff = (float(smooth((mass - q) / 0.02)) if v.street == 3 else _band(q, 0.1, 0.1 + mass)) * (1 - value)
+    bluff_size = sizes[min(len(sizes) - 1, 1 if v.street < 3 else 2)]
+    out: Choices = [(a, value * float(kernel[i])) for i, a in enumerate(sizes)]
+    out.append((bluff_size, bluff))
+    out.append((check_or_fold(v), max(0.0, 1.0 - value - bluff)))
+    return out
+
+
+def postflop_choices(v: SeatView, st: Situation) -> Choices:
+    return facing_bet(v, st) if v.call_amount > 0 else no_bet(v, st)
+
+
+# --- values of actions (the coach and the review) -------------------------------------------------------------
+
+
+def _bet_action(v: SeatView, action: Action) -> StreetAction:
+    to = v.bets[v.seat] + v.stack if action.kind is ActionKind.ALLIN else int(action.to or 0)
+    return StreetAction(v.street, v.seat, action.kind, max(0, to - v.bets[v.seat]), to, v.current_bet, 0,
+                        action.kind is ActionKind.ALLIN)
+
+
+def action_values(v: SeatView, st: Situation, actions: list[Action]) -> list[float]:
+    """Each action's value in chips from here (fold 0): a one-step look at folds and the showdown (module doc)."""
+    out: list[float] = []
+    pot = v.pot
+    for a in actions:
+        kind = a.kind
+        if kind is ActionKind.FOLD:
+            out.append(0.0)
+            continue
+        key = action_key(v, a)
+        add = max(0, key - v.bets[v.seat])
+        if key <= v.current_bet:  # check or call
+            out.append(st.equity * (pot + add) - add)
+            continue
+        out.append(_bet_value(v, st, a, add))
+    return out
+
+
+def _bet_value(v: SeatView, st: Situation, a: Action, add: int) -> float:
+    sr = st.read.street
+    to = v.bets[v.seat] + add
+    f = max(0, to - v.current_bet) / max(1, v.pot + v.call_amount)
+    mine = st.read.weights.get(v.seat)
+    folds_all = 1.0
+    called = 0.0  # the chips the callers are expected to add
+    eq_called = 1.0
+    for s in v.opponents:
+        if s not in sr.ranges or mine is None or v.seat not in sr.ranges:
+            continue
+        r = sr.ranges[s]
+        # how my range reads after this bet, and how each of their holdings answers it
+        u = percentiles(sr.strengths[v.seat], mine)
+        narrowed = reweight(mine, u, _bet_action(v, a), f, v.raises_on(v.street) > 0)
+        sc, ct = equity_matrix(sr.vals[s], sr.vals[v.seat], sr.ok[s], sr.ok[v.seat],
+                               ~pair_clashes(r.cards, sr.ranges[v.seat].cards))
+        theirs = equity_against(sc, ct, narrowed)
+        need = max(0, to - v.bets[s])
+        price = need / (v.pot + add + need) if need else 0.0
+        alpha = need / (v.pot + add) if need else 0.0
+        w = st.read.weights[s]
+        place = percentiles(theirs, w)
+        fold = np.where(theirs > price, 0.0, smooth((alpha - place) / 0.03))
+        total = float(w.sum()) or 1.0
+        fp = float((w * fold).sum()) / total
+        folds_all *= fp
+        called += (1 - fp) * need
+        keep = w * (1 - fold)
+        den = float((st.hero_count.get(s, np.zeros(len(w))) * keep).sum())
+        num = float((st.hero_score.get(s, np.zeros(len(w))) * keep).sum())
+        eq_called *= num / den if den > 0 else st.equity
+    showdown = eq_called * (v.pot + add + called) - add
+    return folds_all * v.pot + (1 - folds_all) * showdown
