@@ -41,7 +41,7 @@ IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 ValueArray = npt.NDArray[np.int64]
 
-PARTICLES = 96  # holdings per range
+PARTICLES = 128  # holdings per range
 RUNOUTS = {3: 48, 4: 40, 5: 1}  # run-outs by board size (the river has none to draw)
 REFERENCES = 6  # random reference hands per run-out for strength
 

@@ -12,9 +12,11 @@ the kind and size of each action) and the seat's own cards:
 
 **Facing a bet** that costs ``c`` into a pot ``P`` (the price ``c/(P + c)``,
 the minimum defence ``1 − α`` with ``α = c/P``): a hand whose equity beats the
-price is never folded; otherwise the hand folds when its place is below
-``α`` (``α^(1/k)`` when ``k`` players share the defence), so the range as a
-whole folds at most ``α`` — no fixed equity margin.  The top 12 % of the
+price is never folded (nor one within a tenth of it: the estimate is noisy);
+otherwise the hand folds when its place is below ``α`` (``α^(1/k)`` when ``k``
+players share the defence), so the range as a whole folds at most ``α``, at
+every size — no fixed equity margin.  Facing a raise (of a bet made on this
+street) only the price counts: raises are read as mostly value.  The top 12 % of the
 range (7 % multi-way) raises for value most of the time, and heads-up on the
 flop and turn a third of the hands just below the fold line raise as bluffs
 instead of folding.
@@ -39,6 +41,7 @@ showdown against those who call.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,15 +51,24 @@ from ..rules.actions import FOLD, Action, ActionKind
 from ..rules.replay import StreetAction
 from .legal import action_key, allin, check_or_call, check_or_fold, pot_fraction, raise_to
 from .particles import FloatArray, equity_against, equity_matrix, pair_clashes, percentiles, share_of, values
-from .range_read import ZETA, HandRead, hand_read, reweight, smooth
+from .range_read import (
+    CACHE,
+    TRAP,
+    ZETA,
+    HandRead,
+    betting_share,
+    decision_key,
+    hand_read,
+    in_position,
+    reweight,
+    smooth,
+)
+from .range_read import value_share as read_value_share
 from .seat import SeatView
 
 Choices = list[tuple[Action, float]]
-VALUE = {1: 0.38, 2: 0.30, 3: 0.24}
-OUT_OF_POSITION = 0.85
-MULTIWAY = 0.55
 SIZES = (1 / 3, 2 / 3, 1.0)
-TRAP = 0.2
+PRICE_SAFETY = 0.9  # a hand folds only when its estimated equity is under 90 % of the price (estimates are noisy)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +99,7 @@ def situation(v: SeatView, rng: np.random.Generator) -> Situation:
     hero_ok = _known_mask(runouts.cards, known) if runouts.cards.shape[1] else np.ones(runouts.count, dtype=bool)
     mine = sr.ranges.get(v.seat)
     equity = 1.0
-    range_eq = np.ones(len(mine.cards)) if mine is not None else np.ones(0)
+    range_eq = _range_equity(v, read)
     hero_score: dict[int, FloatArray] = {}
     hero_count: dict[int, FloatArray] = {}
     for s in v.opponents:
@@ -100,24 +112,42 @@ def situation(v: SeatView, rng: np.random.Generator) -> Situation:
         hero_score[s], hero_count[s] = score.sum(axis=1), ok.sum(axis=1).astype(np.float64)
         den = float((hero_count[s] * w).sum())
         equity *= float((hero_score[s] * w).sum()) / den if den > 0 else 0.5
-        if mine is not None:
-            sc, ct = equity_matrix(sr.vals[v.seat], sr.vals[s], sr.ok[v.seat], sr.ok[s],
-                                   ~pair_clashes(mine.cards, r.cards))
-            range_eq = range_eq * equity_against(sc, ct, read.weights[s])
     place = share_of(range_eq, read.weights[v.seat], equity) if mine is not None else 0.5
     alpha = v.call_amount / v.pot if v.call_amount > 0 and v.pot > 0 else 0.0
     return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count)
 
 
-def in_position(v: SeatView) -> bool:
-    """Whether the seat acts last after the flop among the players still in."""
-    n = len(v.stacks)
-    order = [(v.button + 1 + i) % n for i in range(n)]
-    return [s for s in order if s in v.live][-1] == v.seat
+_range_eqs: OrderedDict[tuple[object, ...], FloatArray] = OrderedDict()
+
+
+def _range_equity(v: SeatView, read: HandRead) -> FloatArray:
+    """Each holding of the seat's own range against the opponents' (a product): public, so cached per decision."""
+    key = decision_key(v)
+    hit = _range_eqs.get(key)
+    if hit is not None:
+        return hit
+    sr = read.street
+    mine = sr.ranges.get(v.seat)
+    out = np.ones(len(mine.cards)) if mine is not None else np.ones(0)
+    if mine is not None:
+        for s in v.opponents:
+            if s in sr.ranges:
+                sc, ct = equity_matrix(sr.vals[v.seat], sr.vals[s], sr.ok[v.seat], sr.ok[s],
+                                       ~pair_clashes(mine.cards, sr.ranges[s].cards))
+                out = out * equity_against(sc, ct, read.weights[s])
+    _range_eqs[key] = out
+    while len(_range_eqs) > CACHE:
+        _range_eqs.popitem(last=False)
+    return out
 
 
 def _band(q: float, lo: float, hi: float, width: float = 0.02) -> float:
     return float(smooth((q - lo) / width) * smooth((hi - q) / width))
+
+
+def facing_raise(v: SeatView) -> bool:
+    """Whether the bet faced raises one made on this street (this seat's, or another's)."""
+    return v.raises_on(v.street) >= 2 or any(a.aggressive for a in v.acted(v.seat, v.street))
 
 
 def facing_bet(v: SeatView, st: Situation) -> Choices:
@@ -125,7 +155,12 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
     k = max(1, len(v.live) - 1)
     alpha = st.alpha ** (1.0 / k) if st.alpha > 0 else 0.0
     q, e = st.place, st.equity
-    fold = 0.0 if e > price else float(smooth((alpha - q) / 0.03))
+    if e > PRICE_SAFETY * price:
+        fold = 0.0
+    elif facing_raise(v):  # a raise (mostly value) is answered by the price alone
+        fold = float(smooth((PRICE_SAFETY * price - e) / 0.03))
+    else:  # the minimum defence against a bet
+        fold = float(smooth((alpha - q) / 0.03))
     can_raise = v.can(ActionKind.RAISE) or (v.can(ActionKind.ALLIN) and v.stack > v.call_amount)
     heads_up = len(v.opponents) == 1
     value_raise = bluff_raise = 0.0
@@ -144,21 +179,33 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
 
 
 def value_share(v: SeatView) -> float:
-    n = len(v.opponents)
-    share = VALUE.get(v.street, 0.24) * (1.0 if in_position(v) else OUT_OF_POSITION)
-    return share * MULTIWAY ** max(0, n - 1)
+    return betting_share(v.street, in_position(v.seat, v.button, v.live, len(v.stacks)), len(v.opponents))
 
 
-def bet_sizes(v: SeatView) -> list[Action]:
-    """The bets on offer: a third, two thirds and the pot (distinct legal moves), or all in when that is near."""
-    out: list[Action] = []
+def bet_sizes(v: SeatView) -> list[tuple[float, Action]]:
+    """The bets on offer with their fractions of the pot: a third, two thirds and the pot (distinct legal moves;
+    all in where that is what a size comes to)."""
+    out: list[tuple[float, Action]] = []
     seen: set[int] = set()
     for f in SIZES:
         a = pot_fraction(v, f)
         key = action_key(v, a)
         if a.kind in (ActionKind.BET, ActionKind.RAISE, ActionKind.ALLIN) and key not in seen:
             seen.add(key)
-            out.append(a)
+            out.append((f, a))
+    return out
+
+
+def size_weights(fractions: list[float], rank: float) -> list[float]:
+    """How a value hand ``rank`` from the top of its range (0 the best) splits over the sizes: the largest size
+    whose read value share (:func:`~.range_read.value_share`) still holds it — so a bet of each size is what a
+    bet of that size reads as (smoothly mixed at the edges)."""
+    eligible = [float(smooth((read_value_share(f) - rank) / 0.02)) for f in fractions]
+    out, rest = [0.0] * len(fractions), 1.0
+    for i in range(len(fractions) - 1, -1, -1):
+        out[i] = rest * eligible[i]
+        rest -= out[i]
+    out[0] += rest  # the smallest size takes what is left
     return out
 
 
@@ -170,18 +217,14 @@ def no_bet(v: SeatView, st: Situation) -> Choices:
     heads_up = len(v.opponents) == 1
     share = value_share(v)
     value = float(smooth((q - (1 - share)) / 0.03)) * float(smooth((e - 0.5) / 0.04))
-    if not in_position(v) and v.street < 3:
+    if not in_position(v.seat, v.button, v.live, len(v.stacks)) and v.street < 3:
         value *= 1 - TRAP * float(smooth((q - 0.93) / 0.02))
-    t = min(1.0, max(0.0, (q - (1 - share)) / max(share, 1e-9)))
-    m = len(sizes)
-    kernel = np.array([max(0.0, 1 - abs(i - t * (m - 1))) for i in range(m)])
-    kernel = kernel / kernel.sum()
-    f_bluff = 1.0 if v.street == 3 else 2 / 3
+    split = size_weights([f for f, _ in sizes], 1.0 - q)
+    f_bluff, bluff_size = sizes[-1]  # bluffs take the largest size: it needs the fewest of them
     mass = share * f_bluff / (1 + f_bluff) * ZETA.get(v.street, 1.0) * (1.0 if heads_up else 0.3)
     # the river: the very bottom, which can win no other way; earlier: just above the bottom tenth (some equity)
     bluff = (float(smooth((mass - q) / 0.02)) if v.street == 3 else _band(q, 0.1, 0.1 + mass)) * (1 - value)
-    bluff_size = sizes[min(len(sizes) - 1, 1 if v.street < 3 else 2)]
-    out: Choices = [(a, value * float(kernel[i])) for i, a in enumerate(sizes)]
+    out: Choices = [(a, value * w) for (_, a), w in zip(sizes, split, strict=True)]
     out.append((bluff_size, bluff))
     out.append((check_or_fold(v), max(0.0, 1.0 - value - bluff)))
     return out

@@ -49,6 +49,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -61,6 +62,8 @@ from .tree import BIG_BLIND, POSITION_NAMES, SMALL_BLIND, Kind, Node
 SOLVED_STACKS: tuple[float, ...] = (10.0, 20.0, 40.0, 100.0, 200.0)
 ALLIN_SHARE = 0.9  # a translated raise to this share of the stack or more becomes all-in
 NOT_ALLIN_SHARE = 0.4  # a real raise below this share of the stack is not read as the abstract all-in
+READ_FLOOR = 0.02  # reading a player's range from their actions: each action counts as at least this likely
+READ_TOP = 0.5  # ... and a raise counts so for the top half of hands only (see _strong_classes)
 
 
 History = Sequence["PreflopAction | tuple[object, ...]"]
@@ -309,8 +312,8 @@ def _step(
             note = f"{names[p]} {kind} skipped (out of the abstract hand)"
             return _walk(sr, i + 1, node, nxt, path, notes if kind == "fold" else (*notes, note))
         return None
-    if node.player != p:
-        return None
+    if node.player != p or not table.stored(node.index):
+        return None  # not this player's turn here, or a node too rare to be shipped (its answer is unknown)
     s = node.state
     acts = node.actions
     readings: list[_Reading] = []
@@ -446,7 +449,7 @@ def distribution(
 
 
 def _node_and_reach(
-    decks: int, players: int, stack_bb: float, position: int | str | None, history: History
+    decks: int, players: int, stack_bb: float, position: int | str | None, history: History, floor: float = 0.0
 ) -> tuple[SolvedTable, Node, _Real, npt.NDArray[np.float64]]:
     positions(players)
     stack = nearest_stack(stack_bb)
@@ -460,22 +463,47 @@ def _node_and_reach(
     while n.parent >= 0:
         chain.append(n.index)
         n = table.tree.nodes[n.parent]
+    strong = _strong_classes(d) if floor > 0 else None
     for child in reversed(chain):
         parent = table.tree.nodes[table.tree.nodes[child].parent]
-        row = table.node_strategy(parent.index)[parent.children.index(child)]
+        i = parent.children.index(child)
+        row = table.node_strategy(parent.index)[i]
+        if strong is not None:
+            aggressive = parent.actions[i].kind in (Kind.RAISE, Kind.ALLIN)
+            row = np.maximum(row, floor * strong) if aggressive else np.maximum(row, floor)
         reach[parent.player] *= row
     return table, node, real, reach
 
 
+@cache
+def _strong_classes(decks: int) -> npt.NDArray[np.float64]:
+    """1 for the classes in the top :data:`READ_TOP` of hands by equity against a random hand, 5 % for the rest:
+    where the floor reads a raise the tables (almost) never make, the raiser holds mostly strong hands."""
+    from .classes import removal_matrix
+    from .equity_matrix import equity_matrix
+
+    w = class_weights(decks)
+    eq = (equity_matrix(decks) * removal_matrix(decks) * w[None, :]).sum(axis=1)
+    order = np.argsort(-eq)
+    cum = np.cumsum(w[order])
+    out = np.full(len(w), 0.05)
+    out[order[cum - w[order] < READ_TOP]] = 1.0
+    out.setflags(write=False)
+    return out
+
+
 def ranges(
-    decks: int, players: int, stack_bb: float, position: int | str, history: History
+    decks: int, players: int, stack_bb: float, position: int | str, history: History, floor: float = 0.0
 ) -> dict[str, dict[str, float]]:
     """What the solved strategy holds at the hero's node: per position still in, its class distribution (sums to 1).
 
     The prior of each class times the probability of every action that
     position took on the matched path (a player's range as the table reads it).
+    With ``floor``, each of those probabilities counts as at least ``floor``: a
+    line the tables (almost) never take then reads as the hands that reached it
+    before, not as the few that take it in equilibrium (:data:`READ_FLOOR`).
     """
-    _, node, _, reach = _node_and_reach(decks, players, stack_bb, position, history)
+    _, node, _, reach = _node_and_reach(decks, players, stack_bb, position, history, floor)
     names = positions(players)
     out: dict[str, dict[str, float]] = {}
     for p in range(players):
@@ -487,13 +515,14 @@ def ranges(
     return out
 
 
-def ranges_after(decks: int, players: int, stack_bb: float, history: History) -> dict[int, npt.NDArray[np.float64]]:
+def ranges_after(decks: int, players: int, stack_bb: float, history: History,
+                 floor: float = 0.0) -> dict[int, npt.NDArray[np.float64]]:
     """Each position still in after the whole preflop ``history``: its class distribution (182 weights, sum 1).
 
-    Like :func:`ranges`, but the history may end anywhere (typically where the preflop betting closed and the
-    flop comes): the prior of each class times the probability of every action that position took.
+    Like :func:`ranges` (``floor`` too), but the history may end anywhere (typically where the preflop betting
+    closed and the flop comes): the prior of each class times the probability of every action that position took.
     """
-    _, node, _, reach = _node_and_reach(decks, players, stack_bb, None, history)
+    _, node, _, reach = _node_and_reach(decks, players, stack_bb, None, history, floor)
     out: dict[int, npt.NDArray[np.float64]] = {}
     for p in range(players):
         if node.state.folded[p]:

@@ -24,7 +24,16 @@ from ..rules.actions import ALLIN, CALL, CHECK, FOLD, Action, ActionKind
 from .classes import CLASSES, class_index, class_of_cards, class_weights, removal_matrix
 from .equity_matrix import equity_matrix
 from .legal import action_key, allin, check_or_call, check_or_fold, raise_to
-from .preflop import PreflopLookupError, lookup, nearest_stack, positions, ranges, seat_position, table_decks
+from .preflop import (
+    READ_FLOOR,
+    PreflopLookupError,
+    lookup,
+    nearest_stack,
+    positions,
+    ranges,
+    seat_position,
+    table_decks,
+)
 from .seat import SeatView
 from .strength import preflop_rank
 
@@ -94,7 +103,7 @@ def merge(v: SeatView, choices: Choices) -> Choices:
 def facing_equity(v: SeatView, sit: PreflopSituation) -> float | None:
     """The hand's all-in equity against the tables' ranges of the players still in (a product over them)."""
     try:
-        by_pos = ranges(v.decks, sit.players, sit.stack_bb, sit.hero, sit.history)
+        by_pos = ranges(v.decks, sit.players, sit.stack_bb, sit.hero, sit.history, READ_FLOOR)
     except PreflopLookupError:
         return None
     names = positions(sit.players)

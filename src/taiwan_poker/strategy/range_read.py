@@ -12,20 +12,26 @@ its weighted percentile there (0 the weakest).  Each action then reweights
 the range, by its kind and its size ``f`` (the chips it adds beyond a call,
 over the pot after calling):
 
-* a **check** with a bet available: the top is partly kept back (strong hands
-  check too, to trap), ``1 − 0.55·s((u − 0.75)/0.25)``;
+* a **check** with a bet available: the value share the player would have bet
+  (:func:`betting_share`, the strategy's own) is mostly gone, but for the
+  traps of the very top, ``1 − (1 − 0.2·s((u − 0.93)/0.02))·s((u − (1 − V))/0.03)``;
 * a **call** of a bet of size ``f``: its minimum defence says at most
   ``α = f/(1 + f)`` folds, so the caller's range loses its bottom ``0.85·α``
   (smoothly) and part of its top (those hands raise), ``× (1 − 0.4·s((u − 0.9)/0.1))``;
 * a **bet or raise** of size ``f``: a polarised range, value on top and
-  bluffs at the bottom.  The value share is ``v = min(0.5, 0.28·f^−0.6)`` of the
-  range (a third of the pot: the top half; the pot: 28 %; an all-in 16 times
-  the pot: 5 %), halved for a raise; the bluffs are ``v·f/(1 + f)·ζ`` of it
-  (the share that makes a caller of the value indifferent, ``ζ`` = 1.4, 1.2, 1.0
-  on the flop, turn and river, where draws bluff more), at most 35 %.
+  bluffs below.  The value share is ``v = min(0.9, 0.28·f^−0.6)`` of the
+  range (a tenth of the pot: 90 %; a third: 54 %; the pot: 28 %; an all-in 16
+  times the pot: 5 %), halved for a raise; the bluffs are ``½·v·f/(1 + f)·ζ``
+  of it: half the share that would make a caller of the value indifferent
+  (players bluff less than that: :data:`READ_BLUFFS`; ``ζ`` = 1.25, 1.1, 1.0 on
+  the flop, turn and river, where draws bluff more), at most 35 %, and a raise
+  holds a third of that (:data:`RAISE_BLUFFS`: raises are mostly value).
+  On the river the bluffs are the weakest hands; before it the hands just
+  above the weakest 15 % (draws keep some equity; air gives up).
 
-``s`` is a smooth step from 0 to 1 and every weight keeps a floor of 3 %
-(nobody's range is ever read to nothing).  So a one-chip bet narrows a range
+``s`` is a smooth step from 0 to 1 and every weight keeps a floor (nobody's
+range is ever read to nothing): 3 % after a check or a call, 3 % of the
+line's own share ``v + b`` after a bet or raise.  So a one-chip bet narrows a range
 hardly at all, a pot-sized bet makes it strong-or-air, and an overbet all-in
 strong with a few bluffs — in the proportion that makes its size honest.
 """
@@ -53,13 +59,17 @@ from .particles import (
     strength,
     values,
 )
-from .preflop import PreflopLookupError, ranges_after
+from .preflop import READ_FLOOR, PreflopLookupError, ranges_after
 from .preflop_seat import preflop_situation
 from .seat import SeatView
 from .strength import preflop_rank
 
 FLOOR = 0.03
-ZETA = {1: 1.4, 2: 1.2, 3: 1.0}
+VALUE_CAP = 0.9  # a tiny bet (a chip, a big blind into a big pot) is read as nearly the whole range
+ZETA = {1: 1.25, 2: 1.1, 3: 1.0}
+READ_BLUFFS = 0.5  # players bluff half as often as the size would make honest (they under-bluff; so do our tools)
+RAISE_BLUFFS = 0.35  # a raise over a bet holds this share of a bet's bluffs (raises are mostly value)
+SEMI_BLUFF_FLOOR = 0.15  # before the river the bluffs are read just above the weakest 15 % (draws, not air)
 WIDTHS = {"open": 0.3, "call": 0.35, "raise2": 0.1, "raise3": 0.05, "limp": 0.6}
 CACHE = 4096  # street reads kept (one a street and public line)
 
@@ -71,27 +81,56 @@ def smooth(x: FloatArray | float) -> FloatArray:
 
 def value_share(f: float) -> float:
     """The share of a range that bets or raises ``f`` times the pot for value (see the module docstring)."""
-    return float(min(0.5, 0.28 * max(f, 0.05) ** -0.6))
+    return float(min(VALUE_CAP, 0.28 * max(f, 0.01) ** -0.6))
 
 
 def bluff_share(f: float, street: int) -> float:
-    return float(min(0.35, value_share(f) * f / (1 + f) * ZETA.get(street, 1.0)))
+    """The share of a range read as bluffing with a bet of ``f`` times the pot (see the module docstring)."""
+    return float(min(0.35, READ_BLUFFS * value_share(f) * f / (1 + f) * ZETA.get(street, 1.0)))
 
 
-def reweight(weights: FloatArray, u: FloatArray, action: StreetAction, f: float, raised_before: bool) -> FloatArray:
-    """A range's weights after one action of size ``f`` (the module docstring's rules)."""
+VALUE = {1: 0.38, 2: 0.30, 3: 0.24}  # the share of a range that bets for value when it may open the betting
+OUT_OF_POSITION = 0.85
+MULTIWAY = 0.55
+TRAP = 0.2  # the share of the very best hands that check (out of position, before the river)
+
+
+def betting_share(street: int, last: bool, opponents: int) -> float:
+    """The share of its range a player bets for value when it may open the betting: 38 %, 30 %, 24 % on the flop,
+    turn and river heads-up for the last to act; 85 % of that for the first; 55 % of it for each further
+    opponent.  The strategy bets so (:mod:`.postflop`), and reads a check so (the module docstring)."""
+    return VALUE.get(street, VALUE[3]) * (1.0 if last else OUT_OF_POSITION) * MULTIWAY ** max(0, opponents - 1)
+
+
+def in_position(seat: int, button: int, live: tuple[int, ...] | list[int], seats: int) -> bool:
+    """Whether ``seat`` acts last after the flop among the ``live`` seats."""
+    order = [(button + 1 + i) % seats for i in range(seats)]
+    return [s for s in order if s in live][-1] == seat
+
+
+def reweight(weights: FloatArray, u: FloatArray, action: StreetAction, f: float, raised_before: bool,
+             check_share: float = VALUE[1], traps: bool = False) -> FloatArray:
+    """A range's weights after one action of size ``f`` (the module docstring's rules); ``check_share`` the
+    value share a check leaves out (:func:`betting_share` of the checker), ``traps`` whether its best hands
+    may check (the first to act, before the river)."""
     kind = action.effect
     if kind is ActionKind.FOLD:
         return weights
     if kind is ActionKind.CHECK:
-        factor = 1.0 - 0.55 * smooth((u - 0.75) / 0.25 * 3)
+        # the value hands bet; what checks is the rest, with the traps of the very top
+        trap = TRAP * smooth((u - 0.93) / 0.02) if traps else 0.0
+        factor = 1.0 - (1.0 - trap) * smooth((u - (1.0 - check_share)) / 0.03)
     elif kind is ActionKind.CALL:
         alpha = f / (1 + f) if f > 0 else 0.0
         factor = smooth((u - 0.85 * alpha) / 0.08) * (1.0 - 0.4 * smooth((u - 0.9) / 0.1 * 3))
     else:
         v = value_share(f) * (0.5 if raised_before else 1.0)
-        b = bluff_share(f, action.street) * (0.5 if raised_before else 1.0)
-        factor = smooth((u - (1.0 - v)) / 0.04) + smooth((b - u) / 0.04)
+        b = bluff_share(f, action.street) * (RAISE_BLUFFS if raised_before else 1.0)
+        lo = 0.0 if action.street >= 3 else SEMI_BLUFF_FLOOR  # before the river, bluffs keep some equity
+        bluffs = smooth((b + lo - u) / 0.04) * (smooth((u - lo) / 0.04) if lo > 0 else 1.0)
+        factor = smooth((u - (1.0 - v)) / 0.04) + bluffs
+        # the rest keeps a floor in proportion to the line's own share: a big raise narrows to nearly its share
+        return weights * np.maximum(FLOOR * min(1.0, v + b), np.minimum(1.0, factor))
     return weights * np.maximum(FLOOR, np.minimum(1.0, factor))
 
 
@@ -125,6 +164,7 @@ def _remember(key: tuple[object, ...], read: StreetRead) -> StreetRead:
 
 def clear_cache() -> None:
     _cache.clear()
+    _reads.clear()
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +218,7 @@ def preflop_ranges(v: SeatView) -> tuple[dict[int, FloatArray], bool]:
     sit = preflop_situation(v)
     if sit is not None:
         try:
-            got = ranges_after(v.decks, sit.players, sit.stack_bb, sit.history)
+            got = ranges_after(v.decks, sit.players, sit.stack_bb, sit.history, READ_FLOOR)
             by_seat = {seat: got[pos] for seat, pos in sit.positions.items() if pos in got and seat in v.live}
             if set(by_seat) == set(v.live):
                 return by_seat, True
@@ -235,6 +275,7 @@ def apply_actions(v: SeatView, read: StreetRead, street: int) -> dict[int, Float
     weights = {s: r.weights.copy() for s, r in read.ranges.items()}
     pot = read.pot
     bets: dict[int, int] = {}
+    folded: set[int] = set()
     raised = False
     for a in v.history:
         if a.street != street or a.seat not in weights:
@@ -247,7 +288,13 @@ def apply_actions(v: SeatView, read: StreetRead, street: int) -> dict[int, Float
             f = call_part / max(1, pot - call_part)
         if a.effect is not ActionKind.FOLD:
             u = percentiles(read.strengths[a.seat], weights[a.seat])
-            weights[a.seat] = reweight(weights[a.seat], u, a, f, raised and a.aggressive)
+            live = [s for s in weights if s not in folded]
+            last = in_position(a.seat, v.button, live, len(v.stacks))
+            share = betting_share(street, last, len(live) - 1)
+            weights[a.seat] = reweight(weights[a.seat], u, a, f, raised and a.aggressive, share,
+                                       traps=not last and street < 3)
+        else:
+            folded.add(a.seat)
         if a.aggressive:
             raised = True
         pot += a.amount
@@ -255,10 +302,28 @@ def apply_actions(v: SeatView, read: StreetRead, street: int) -> dict[int, Float
     return weights
 
 
+def decision_key(v: SeatView) -> tuple[object, ...]:
+    """Everything public that a decision's read depends on: the line to this street, its actions, who decides."""
+    return (*_public_key(v, v.street), tuple(a for a in v.history if a.street == v.street), v.seat)
+
+
+_reads: OrderedDict[tuple[object, ...], HandRead] = OrderedDict()
+
+
 def hand_read(v: SeatView, rng: np.random.Generator) -> HandRead:
-    """The read at ``v``'s decision after the flop: the street's read and the weights after its actions so far."""
+    """The read at ``v``'s decision after the flop: the street's read and the weights after its actions so far
+    (cached by :func:`decision_key`: asking again for other hole cards at the same point costs nothing)."""
     if v.street < 1:
         raise ValueError("the range read starts on the flop")
+    key = decision_key(v)
+    hit = _reads.get(key)
+    if hit is not None:
+        _reads.move_to_end(key)
+        return hit
     read = street_read(v, v.street, rng)
     weights = apply_actions(v, read, v.street)
-    return HandRead(read, {s: weights[s] for s in v.live if s in weights})
+    out = HandRead(read, {s: weights[s] for s in v.live if s in weights})
+    _reads[key] = out
+    while len(_reads) > CACHE:
+        _reads.popitem(last=False)
+    return out
