@@ -205,14 +205,27 @@ def test_the_live_deal_of_a_bot_table_uses_the_same_shoe_code() -> None:
     assert len(set(cards)) == 10
 
 
-def test_the_bots_and_the_coach_share_one_value_line_with_one_answer_at_no_opponent() -> None:
+def test_the_solid_level_keeps_one_value_line_with_one_answer_at_no_opponent() -> None:
     from taiwan_poker.bots import policies
-    from taiwan_poker.coach import advice
     from taiwan_poker.strategy import thresholds
 
-    assert policies.value_threshold is advice.value_threshold is thresholds.value_threshold
+    assert policies.value_threshold is thresholds.value_threshold
     assert [thresholds.value_threshold(n) for n in range(5)] == [0.6, 0.6, 0.5, 0.42, 0.42]
-    assert advice.suggest(0.59, 0.0, 0, 0)[0] == "check" and advice.suggest(0.6, 0.0, 0, 0)[0] == "bet"
+
+
+def test_the_coach_shows_the_strong_bots_own_distribution() -> None:
+    """One strategy for both (issue 22): the coach's mix is the strong level's distribution at the same view."""
+    from taiwan_poker.bots.policies import strong
+    from taiwan_poker.coach.advice import advise, street_total
+
+    for hole, line in (("AsAh", "raise 60"), ("9s8s", "raise 60"), ("7c2d", "raise 200")):
+        v = seat_view(seat_hand(hole, line), 1)
+        advice = advise(v, np.random.default_rng(1), samples=500)
+        mine = sorted(((a.kind.value, street_total(v, a), round(p, 4)) for a, p in strong.distribution(v,
+                       random.Random(0)) if p >= 0.005), key=lambda m: -m[2])
+        assert [(k, to, round(p, 4)) for k, to, p in advice.mix] == mine
+        assert advice.action == mine[0][0]
+        assert sum(p for _, _, p in advice.mix) == pytest.approx(1, abs=0.02)
 
 
 def test_an_all_in_over_a_short_big_blind_is_a_raise_in_the_seat_view() -> None:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from taiwan_poker.cards import parse_cards
-from taiwan_poker.coach.advice import advise, improving_outs, suggest
+from taiwan_poker.coach.advice import advise, improving_outs, reason
 from taiwan_poker.odds.equity import equity
 from taiwan_poker.odds.outs import outs_probability, target_faces
 from taiwan_poker.odds.potodds import break_even_equity
@@ -68,7 +68,16 @@ def test_equity_against_a_random_hand_matches_the_exact_calculator() -> None:
 
 
 def test_the_suggestion_gives_its_reason_in_numbers() -> None:
-    assert suggest(0.31, 0.2, 1, 20) == ("call", "equity 31% > price 20% → call")
-    assert suggest(0.12, 0.2, 1, 20)[0] == "fold"
-    assert suggest(0.9, 0.2, 1, 20)[0] == "raise"
-    assert suggest(0.7, 0.0, 1, 0)[0] == "bet" and suggest(0.3, 0.0, 1, 0)[0] == "check"
+    assert reason(0.31, 0.2, 0.25, "postflop") == "equity 31% · price 20% · defend 75%"
+    assert reason(0.62, 0.0, 0.0, "postflop") == "equity 62%"
+    assert reason(0.45, 0.33, 0.5, "tables") == "equity 45% · price 33% · solved preflop"
+
+
+def test_the_suggestion_is_the_strategys_likeliest_action_with_its_distribution() -> None:
+    v = seat(["Ah", "Qh"], ["Jh", "8h", "4s", "2d"], ["7c"], pot=80, call=20)
+    advice = advise(v, np.random.default_rng(3), samples=2000)
+    assert advice.mix and advice.action == advice.mix[0][0]
+    assert sum(p for _, _, p in advice.mix) == pytest.approx(1, abs=0.02)
+    assert advice.to_json()["mix"][0]["action"] == advice.action
+    # a nut-flush draw facing a quarter-pot bet is never folded: its equity beats the 20 % price
+    assert advice.equity_range > advice.price and "fold" not in [k for k, _, _ in advice.mix]

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 import pytest
 
 from taiwan_poker.cards import Card, parse_cards
-from taiwan_poker.history.review import mark, review
+from taiwan_poker.coach.advice import advise_with_plan
+from taiwan_poker.history.review import SAMPLES, mark, review
 from taiwan_poker.odds.equity import equity
 from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
+from taiwan_poker.rules.actions import ALLIN, CALL, CHECK, FOLD
 from taiwan_poker.rules.ruleset import cards_needed
+from taiwan_poker.strategy.policy import Strategy, strategy
+from taiwan_poker.strategy.seat import seat_view
 
 
 def heads_up(button_hole: str, other_hole: str, board: str, burns: tuple[str, str] = ("2c", "3c")) -> Hand:
@@ -24,19 +31,30 @@ def heads_up(button_hole: str, other_hole: str, board: str, burns: tuple[str, st
     return Hand.start(rules, [2000, 2000], 0, cards=deck)
 
 
-def test_calling_an_all_in_behind_is_a_mistake_with_its_exact_chip_cost() -> None:
+def test_calling_an_all_in_behind_gives_its_exact_chip_cost_but_following_the_strategy_is_no_mistake() -> None:
     hand = heads_up("AsAh", "KsKd", "2h7d9cJs4d")
     hand.act(Action(ActionKind.ALLIN))  # the button shoves
-    hand.act(Action(ActionKind.CALL))  # kings call
+    hand.act(Action(ActionKind.CALL))  # kings call: what the strategy does with them
     assert hand.complete
     decisions, ev = review(hand, 1)
     assert [d.action for d in decisions] == ["call"]
     call = decisions[0]
     exact = equity("KsKd", ["AsAh"], decks=2, burn="3c", method="exact").players[0].equity
     assert call.exact_equity == pytest.approx(exact)
-    assert call.mark == "mistake" and call.cost == round(-(exact * 4000 - 1980))
+    assert call.cost == round(-(exact * 4000 - 1980))
+    assert call.suggestion == "call" and call.mark == "good", "the coach's likeliest action is never a mistake"
     assert ev is not None and ev.street == "preflop"
     assert ev.equity == pytest.approx(exact) and ev.expected == round(exact * 4000) and ev.won == 0
+
+
+def test_calling_an_all_in_with_junk_against_the_strategy_is_a_mistake_with_its_exact_chip_cost() -> None:
+    hand = heads_up("AsAh", "7d2c", "2h7s9cJs4d")
+    hand.act(Action(ActionKind.ALLIN))
+    hand.act(Action(ActionKind.CALL))
+    call = review(hand, 1)[0][0]
+    exact = equity("7d2c", ["AsAh"], decks=2, burn="3c", method="exact").players[0].equity
+    assert call.suggestion == "fold" and call.mark == "mistake"
+    assert call.cost == round(-(exact * 4000 - 1980)) and call.cost > 0
 
 
 def test_folding_aces_to_a_shove_is_a_mistake_by_the_read_range_but_has_no_exact_cost() -> None:
@@ -50,13 +68,54 @@ def test_folding_aces_to_a_shove_is_a_mistake_by_the_read_range_but_has_no_exact
     assert ev is None
 
 
-def test_marks_follow_the_stated_margins() -> None:
-    assert mark(ActionKind.FOLD, 0.5, 0.2, 20, 1) == "mistake"
-    assert mark(ActionKind.FOLD, 0.25, 0.2, 20, 1) == "questionable"
-    assert mark(ActionKind.FOLD, 0.1, 0.2, 20, 1) == "good"
-    assert mark(ActionKind.CALL, 0.05, 0.2, 20, 1) == "mistake"
-    assert mark(ActionKind.CALL, 0.19, 0.2, 20, 1) == "good"
-    assert mark(ActionKind.RAISE, 0.02, 0.3, 20, 1) == "questionable"
-    assert mark(ActionKind.CHECK, 0.95, 0.0, 0, 1) == "questionable"
-    assert mark(ActionKind.BET, 0.1, 0.0, 0, 1) == "questionable"
-    assert mark(ActionKind.BET, 0.7, 0.0, 0, 1) == "good"
+def test_preflop_marks_follow_the_strategys_probabilities() -> None:
+    hand = heads_up("AsAh", "KsKd", "2h7d9cJs4d")
+    hand.act(Action(ActionKind.RAISE, 60))
+    v = seat_view(hand, 1)
+    plan = Strategy(((FOLD, 0.85), (CALL, 0.12), (Action(ActionKind.RAISE, 180), 0.03)), "tables", v.price(), None,
+                    None, v.call_amount / v.pot)
+    assert mark(v, plan, FOLD) == ("good", 0.0, pytest.approx(0.85))  # the likeliest
+    assert mark(v, plan, CALL)[0] == "good"  # 12 %: at least 10 %
+    assert mark(v, plan, Action(ActionKind.RAISE, 180))[0] == "questionable"  # 3 %
+    assert mark(v, plan, ALLIN) == ("mistake", None, 0.0)  # never taken; no loss in chips before the flop
+
+
+def test_postflop_marks_follow_the_expected_loss() -> None:
+    hand = heads_up("AsAh", "KsKd", "2h7d9cJs4d")
+    for a in ("raise 60", "call", "check"):
+        kind, _, to = a.partition(" ")
+        hand.act(Action(ActionKind(kind), int(to) if to else None))
+    v = seat_view(hand, hand.to_act)
+    plan = strategy(v, random.Random(2))
+    likeliest = plan.likeliest
+    assert mark(v, plan, likeliest)[:2] == ("good", 0.0)
+    for action in (CHECK, Action(ActionKind.BET, 40), Action(ActionKind.BET, 120), ALLIN):
+        verdict, loss, p = mark(v, plan, action)
+        assert loss is not None and loss >= 0
+        expected = ("good" if p >= 0.2 or loss <= max(20, 0.05 * v.pot)
+                    else "questionable" if loss <= max(60, 0.15 * v.pot) else "mistake")
+        assert verdict == expected, (action, loss, p)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_following_the_coachs_likeliest_action_is_never_a_mistake(seed: int) -> None:
+    """Seat 1 plays exactly the coach's suggestion at every decision (what the review will compute there);
+    the other seat plays the beginner level. The review marks none of seat 1's decisions a mistake."""
+    from taiwan_poker.bots.levels import policy_of
+
+    rng = random.Random(seed)
+    for n in range(3):
+        hand = Hand.start(RuleSet(decks=2 + n, seats=2, starting_stack=2000), [2000, 2000], n % 2,
+                          rng=random.Random(seed * 10 + n))
+        while not hand.complete:
+            seat = hand.to_act
+            assert seat is not None
+            v = seat_view(hand, seat)
+            if seat == 1:
+                _, plan = advise_with_plan(v, np.random.default_rng(seed * 1000 + len(hand.events)), SAMPLES)
+                hand.act(plan.likeliest, seat=seat)
+            else:
+                hand.act(policy_of("beginner")(v, rng), seat=seat)
+        decisions, _ = review(hand, 1, seed=seed)
+        assert decisions, "seat 1 made no decision"
+        assert all(d.mark != "mistake" for d in decisions), [(d.action, d.suggestion, d.mark) for d in decisions]

@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
+from .conftest import SCREENSHOTS
 from .test_bots_e2e import check_or_call, my_turn_or_over, settle, wait_state
 from .test_tables_e2e import DESKTOP, PHONE, Player, assert_table_in_view_while_acting
 
-SHOTS = Path(os.environ.get("TP_SHOTS13") or "/tmp/shots13")
+SHOTS = Path(os.environ.get("TP_SHOTS13") or SCREENSHOTS / "learning")
 
 
 def shot(page: Any, name: str, full: bool = False) -> None:

@@ -3,12 +3,16 @@
 It shows the current best hand; the outs to improve it counted on physical
 cards (the seat's own burn removed, duplicate faces counted, as in the spec's
 outs rule ``O / N`` with ``N = 52d − k``); the price of the call faced; the
-equity against random hands and against ranges read from the opponents'
-actions; and a one-line suggestion with its reason.
+equity against random hands and against the ranges read from the opponents'
+actions; and the strongest strategy's distribution at this decision
+(:func:`taiwan_poker.strategy.policy.strategy`, the one the strong bots
+play), e.g. "raise to 60: 55 %, call: 45 %", its likeliest action being the
+suggestion, with the numbers it rests on.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -17,11 +21,13 @@ import numpy as np
 from ..cards import Card
 from ..evaluate import HandValue, hand_value
 from ..odds.outs import at_least_one
+from ..rules.actions import Action, ActionKind
 from ..strategy.estimate import equity
+from ..strategy.legal import action_key
+from ..strategy.policy import Strategy, strategy
 from ..strategy.reading import preflop_widths, read_range
 from ..strategy.seat import SeatView
 from ..strategy.strength import preflop_rank
-from ..strategy.thresholds import RAISE_MARGIN, value_threshold
 
 SAMPLES = 3000  # deals per equity estimate: about ±1.8 % at 95 %
 
@@ -60,15 +66,18 @@ class Advice:
     pot: int
     equity_random: float
     equity_range: float
-    action: str  # "fold", "check", "call", "bet" or "raise"
+    action: str  # the strategy's likeliest: "fold", "check", "call", "bet", "raise" or "allin"
     reason: str  # the numbers behind it, e.g. "equity 31 % > price 20 % → call"
+    mix: tuple[tuple[str, int | None, float], ...] = ()  # the strategy: (kind, street total or None, probability)
+    alpha: float = 0.0  # the most of the range that may fold to the bet faced (minimum defence 1 − alpha)
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
             "best": self.best, "best_cards": list(self.best_cards), "price": round(self.price, 4),
             "call": self.call, "pot": self.pot, "equity_random": round(self.equity_random, 4),
             "equity_range": round(self.equity_range, 4), "action": self.action, "reason": self.reason,
-            "outs": None,
+            "mix": [{"action": k, "to": to, "probability": round(p, 4)} for k, to, p in self.mix],
+            "alpha": round(self.alpha, 4), "outs": None,
         }
         if self.outs is not None:
             o = self.outs
@@ -114,33 +123,48 @@ def improving_outs(v: SeatView) -> Outs | None:
 
 def advise(v: SeatView, rng: np.random.Generator, samples: int = SAMPLES) -> Advice:
     """Advice for the seat to act, from its view only."""
+    return advise_with_plan(v, rng, samples)[0]
+
+
+def advise_with_plan(v: SeatView, rng: np.random.Generator, samples: int = SAMPLES) -> tuple[Advice, Strategy]:
+    """The advice and the strategy behind it (the review marks decisions against it)."""
     opponents = v.opponents
     eq_random = equity(v.hole, v.board, v.burns, v.decks, [None] * len(opponents), samples, rng)
-    top = preflop_rank(v.decks)
-    widths = preflop_widths(v)
-    ranges = [read_range(v, s, widths.get(s), top) for s in opponents]
-    eq_range = equity(v.hole, v.board, v.burns, v.decks, ranges, samples, rng)
+    plan = strategy(v, random.Random(int(rng.integers(1 << 62))))
+    if plan.equity is not None:
+        eq_range = plan.equity
+    else:  # before the flop with nothing to call: against the ranges the preflop actions suggest
+        top = preflop_rank(v.decks)
+        widths = preflop_widths(v)
+        ranges = [read_range(v, s, widths.get(s), top) for s in opponents]
+        eq_range = equity(v.hole, v.board, v.burns, v.decks, ranges, samples, rng)
     best: str | None = None
     best_cards: tuple[str, ...] = ()
     if len(v.board) >= 3:
         hv = HandValue(hand_value((*v.hole, *v.board)), (*v.hole, *v.board))
         best, best_cards = hv.category.value, tuple(c.label for c in hv.best)
     price = v.price()
-    action, reason = suggest(eq_range, price, len(opponents), v.call_amount)
+    mix = tuple(sorted(((a.kind.value, street_total(v, a), p) for a, p in plan.choices if p >= 0.005),
+                       key=lambda m: -m[2]))
+    action = mix[0][0] if mix else plan.likeliest.kind.value
     return Advice(best, best_cards, improving_outs(v), price, v.call_amount, v.pot, eq_random, eq_range,
-                  action, reason)
+                  action, reason(eq_range, price, plan.alpha, plan.source), mix, plan.alpha), plan
 
 
-def suggest(eq: float, price: float, opponents: int, call: int) -> tuple[str, str]:
-    """The suggested action and its reason in numbers (the page translates the words around them)."""
-    pct = f"{eq:.0%}"
-    cut = value_threshold(opponents)
-    if call == 0:
-        if eq >= cut:
-            return "bet", f"equity {pct} ≥ {cut:.0%} → bet for value"
-        return "check", f"equity {pct} < {cut:.0%} → check"
-    if eq >= max(cut + RAISE_MARGIN, price):
-        return "raise", f"equity {pct} ≥ {cut + RAISE_MARGIN:.0%} → raise"
-    if eq >= price:
-        return "call", f"equity {eq:.0%} > price {price:.0%} → call"
-    return "fold", f"equity {eq:.0%} < price {price:.0%} → fold"
+def street_total(v: SeatView, action: Action) -> int | None:
+    """The street total a bet, raise or all-in brings the seat to (None for a fold, check or call)."""
+    if action.kind in (ActionKind.BET, ActionKind.RAISE, ActionKind.ALLIN):
+        return action_key(v, action)
+    return None
+
+
+def reason(eq: float, price: float, alpha: float, source: str) -> str:
+    """The numbers the strategy rests on (the page translates the words around them)."""
+    parts = [f"equity {eq:.0%}"]
+    if price > 0:
+        parts.append(f"price {price:.0%}")
+    if alpha > 0 and source == "postflop":
+        parts.append(f"defend {1 - alpha:.0%}")
+    if source == "tables":
+        parts.append("solved preflop")
+    return " · ".join(parts)

@@ -2,20 +2,28 @@
 
 Each decision is judged on what the seat knew then: the hand is replayed up to
 that decision and the coach's numbers are computed from the seat's own view
-(:func:`~taiwan_poker.coach.advice.advise`).  Marks (``docs/coach.md``):
+(:func:`~taiwan_poker.coach.advice.advise`), the strongest strategy's
+distribution among them.  The mark is the decision's **expected loss against
+that strategy** (``docs/coach.md``):
 
-* facing a bet, with ``margin = equity − price``: a fold is a *mistake* when
-  the margin is over 10 points and *questionable* over 3; a call is a mistake
-  under −10 points and questionable under −3; a raise is questionable under
-  −15 (a bluff can be right, so never a mistake);
-* with nothing to call: a check is questionable with 20 points more equity
-  than the value-bet line, a bet questionable under 25 % (a bluff).
+* the strategy's likeliest action (the coach's suggestion) is always *good*;
+* after the flop, each action's value in chips comes from the strategy's
+  one-step model (:func:`taiwan_poker.strategy.policy.values`); the loss is
+  the strategy's expected value (its probabilities over those values) less
+  the value of the action taken.  Up to a big blind or 5 % of the pot is
+  *good*, up to three big blinds or 15 % of the pot *questionable*, more a
+  *mistake*; an action the strategy itself takes at least a fifth of the time
+  is *good* whatever the estimate;
+* before the flop the solved tables give probabilities, not values: an
+  action they take at least 10 % of the time is *good*, 2 % *questionable*,
+  less a *mistake* (no loss in chips is given).
 
-Where it can be computed exactly, the chip cost of a mistake is given: a call
-or fold facing an all-in heads-up, with the opponent's cards shown at the
-end, where the equity against those very cards is exact.  For a hand that
-went all-in before the river with the cards shown, the all-in EV compares
-the chips the seat could expect at that moment with the chips it won.
+Where it can be computed exactly, the chip cost of a call or fold facing an
+all-in heads-up is given too (the opponent's cards shown at the end make the
+equity exact); it marks the decision only when the seat did not follow the
+strategy's likeliest action.  For a hand that went all-in before the river
+with the cards shown, the all-in EV compares the chips the seat could expect
+at that moment with the chips it won.
 """
 
 from __future__ import annotations
@@ -26,15 +34,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import Card
-from ..coach.advice import advise
+from ..coach.advice import advise_with_plan
 from ..odds.equity import equity as exact_equity
-from ..rules.actions import ActionKind
+from ..rules.actions import Action, ActionKind
 from ..rules.events import ActionTaken, BoardDealt, HandShown, PotAwarded
 from ..rules.hand import Hand
 from ..rules.replay import STREET_NAMES, replay
 from ..rules.views import events_for
-from ..strategy.seat import seat_view
-from ..strategy.thresholds import value_threshold
+from ..strategy.legal import action_key
+from ..strategy.policy import Strategy, values
+from ..strategy.seat import SeatView, seat_view
 
 SAMPLES = 4000
 
@@ -53,13 +62,21 @@ class Decision:
     mark: str  # "good", "questionable" or "mistake"
     cost: int | None  # chips the choice gave up, when exactly computable
     exact_equity: float | None  # against the cards shown later, when that is how the cost was computed
+    loss: float | None = None  # expected chips given up against the strategy (after the flop)
+    big_blind: int = 0
+    probability: float = 0.0  # how often the strategy takes the action taken
+    mix: tuple[tuple[str, int | None, float], ...] = ()  # the strategy there (the coach's distribution)
 
     def to_json(self) -> dict[str, object]:
         return {"street": self.street, "action": self.action, "to": self.to, "call": self.call, "pot": self.pot,
                 "price": round(self.price, 4), "equity": round(self.equity, 4),
                 "equity_random": round(self.equity_random, 4), "suggestion": self.suggestion, "mark": self.mark,
                 "cost": self.cost,
-                "exact_equity": None if self.exact_equity is None else round(self.exact_equity, 4)}
+                "exact_equity": None if self.exact_equity is None else round(self.exact_equity, 4),
+                "loss": None if self.loss is None else round(self.loss, 1),
+                "loss_bb": None if self.loss is None or not self.big_blind else round(self.loss / self.big_blind, 2),
+                "probability": round(self.probability, 4),
+                "mix": [{"action": k, "to": to, "probability": round(p, 4)} for k, to, p in self.mix]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,18 +90,34 @@ class AllInEV:
         return {"street": self.street, "equity": round(self.equity, 4), "expected": self.expected, "won": self.won}
 
 
-def mark(action: ActionKind, equity: float, price: float, call: int, opponents: int) -> str:
-    """good / questionable / mistake for one decision (rules in the module docstring)."""
-    if call > 0:
-        margin = equity - price
-        if action is ActionKind.FOLD:
-            return "mistake" if margin > 0.10 else "questionable" if margin > 0.03 else "good"
-        if action is ActionKind.CALL:
-            return "mistake" if margin < -0.10 else "questionable" if margin < -0.03 else "good"
-        return "questionable" if margin < -0.15 else "good"
-    if action in (ActionKind.CHECK, ActionKind.FOLD):
-        return "questionable" if equity >= value_threshold(opponents) + 0.2 else "good"
-    return "questionable" if equity < 0.25 else "good"
+GOOD_SHARE = 0.2  # an action the strategy takes this often is good whatever the value estimate
+PREFLOP_GOOD, PREFLOP_QUESTIONABLE = 0.10, 0.02
+
+
+def mark(view: SeatView, plan: Strategy, taken: Action) -> tuple[str, float | None, float]:
+    """good / questionable / mistake for one decision against the strategy, its loss in chips (None before the
+    flop) and the strategy's probability of the action taken (rules in the module docstring)."""
+    p = plan.probability(view, taken)
+    if action_key(view, taken) == action_key(view, plan.likeliest):
+        return "good", 0.0, p
+    choices = [a for a, _ in plan.choices]
+    vals = values(view, plan, [taken, *choices])
+    if vals is None:
+        return ("good" if p >= PREFLOP_GOOD else "questionable" if p >= PREFLOP_QUESTIONABLE else "mistake"), None, p
+    expected = sum(q * x for (_, q), x in zip(plan.choices, vals[1:], strict=True))
+    loss = max(0.0, expected - vals[0])
+    if p >= GOOD_SHARE:
+        return "good", loss, p
+    bb, pot = view.big_blind, view.pot
+    if loss <= max(bb, 0.05 * pot):
+        return "good", loss, p
+    return ("questionable" if loss <= max(3 * bb, 0.15 * pot) else "mistake"), loss, p
+
+
+def _taken(ev: ActionTaken) -> Action:
+    if ev.kind in (ActionKind.BET, ActionKind.RAISE):
+        return Action(ev.kind, ev.to)
+    return Action(ev.kind)
 
 
 def review(hand: Hand, seat: int, seed: int = 0) -> tuple[list[Decision], AllInEV | None]:
@@ -101,14 +134,15 @@ def review(hand: Hand, seat: int, seed: int = 0) -> tuple[list[Decision], AllInE
             continue
         before = Hand.from_events(hand.rules, events[:i])
         view = seat_view(before, seat)
-        advice = advise(view, np.random.default_rng(seed * 1000 + i), SAMPLES)
-        verdict = mark(kind, advice.equity_range, advice.price, view.call_amount, len(view.opponents))
+        advice, plan = advise_with_plan(view, np.random.default_rng(seed * 1000 + i), SAMPLES)
+        taken = _taken(ev)
+        verdict, loss, p = mark(view, plan, taken)
         cost, exact = _exact_cost(before, view.call_amount, seat, kind, shown)
-        if cost is not None:  # exact: the choice either gave up chips or it did not
-            verdict = "mistake" if cost > 0 else "good"
+        if cost is not None and action_key(view, taken) != action_key(view, plan.likeliest):
+            verdict = "mistake" if cost > 0 else "good"  # exact: the choice either gave up chips or it did not
         decisions.append(Decision(STREET_NAMES[view.street], kind.value, ev.to, view.call_amount, view.pot,
                                   advice.price, advice.equity_range, advice.equity_random, advice.action, verdict,
-                                  cost, exact))
+                                  cost, exact, loss, view.big_blind, p, advice.mix))
     return decisions, allin_ev(hand, seat)
 
 

@@ -1,7 +1,7 @@
 // The replayer: one hand street by street, or action by action, as the member saw it (their cards and burn;
 // opponents' cards only where shown), their review and downloads; or a shared hand with public information only.
 import { el, t } from "./core.js";
-import { memberApi, chips, showMessage } from "./member.js";
+import { memberApi, chips, showMessage, mixText, reasonText } from "./member.js";
 import { eventLine, faces, actionText } from "./hand_lines.js";
 
 const $ = (id) => document.getElementById(id);
@@ -117,10 +117,6 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key === "ArrowRight") go(1);
 });
 
-// The coach's one-line reason is numbers between English words: say the words in the reader's language.
-export function reasonText(reason) {
-  return reason.replace(/bet for value|equity|price|fold|check|call|raise|bet/g, (w) => t(`coach.word.${w.replaceAll(" ", "_")}`));
-}
 
 // A review cell labelled with its column's heading (a phone shows each decision as a stacked card of them).
 function cell(column, ...children) {
@@ -137,8 +133,10 @@ function reviewRow(d) {
     cell(2, d.call > 0 ? `${pct(d.price)} (${chips(d.call)} / ${chips(d.pot + d.call)})` : t("review.free")),
     cell(3, t("review.vs_range", { p: pct(d.equity) }), el("br"), el("span", { class: "small muted", text: t("review.vs_random", { p: pct(d.equity_random) }) }),
       d.exact_equity != null ? el("span", { class: "small muted" }, el("br"), t("review.vs_shown", { p: pct(d.exact_equity) })) : null),
-    cell(4, t(`coach.action.${d.suggestion}`)),
+    cell(4, d.mix?.length ? mixText(d.mix) : t(`coach.action.${d.suggestion}`)),
     cell(5, el("span", { class: `mark mark-${d.mark}`, text: t(`review.mark.${d.mark}`) }),
+      d.loss ? el("span", { class: "small loss" }, el("br"), t("review.loss", { n: chips(Math.round(d.loss)), bb: d.loss_bb })) : null,
+      d.mix?.length ? el("span", { class: "small muted" }, el("br"), t("review.took", { p: pct(d.probability) })) : null,
       d.cost ? el("span", { class: "small cost", text: ` ${t("review.cost", { n: chips(d.cost) })}` }) : null));
 }
 

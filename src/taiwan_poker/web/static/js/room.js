@@ -4,7 +4,7 @@
 // log (room_host.js), table talk (room_chat.js) and the keyboard and turn alerts (room_keys.js) are modules of
 // their own, drawn from the same state.
 import { el, t, tn, list, LANG } from "./core.js";
-import { memberApi, whoAmI, newKey, chips, drawFaces, cardBack, countFaces, showMessage, tableSettings, whole, faceCard } from "./member.js";
+import { memberApi, whoAmI, newKey, chips, drawFaces, cardBack, countFaces, showMessage, tableSettings, whole, faceCard, mixText, reasonText } from "./member.js";
 import { setupChat, receiveChat, drawChat, pollChat } from "./room_chat.js";
 import { setupHost, drawHost } from "./room_host.js";
 import { setupKeys, drawTurn } from "./room_keys.js";
@@ -1010,8 +1010,6 @@ $("settings-form").addEventListener("submit", async (ev) => {
 // ---- the coach ------------------------------------------------------------------------------------------------
 
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
-const reasonText = (r) => r.replace(/bet for value|equity|price|fold|check|call|raise|bet/g,
-  (w) => t(`coach.word.${w.replaceAll(" ", "_")}`));
 
 // On your turn at a table with the coach on: the panel shows "computing…" at once and fills in when /coach
 // answers (the action buttons are drawn first and never wait for it).
@@ -1041,8 +1039,10 @@ function drawCoach(myTurn) {
 }
 
 function drawAdvice(a) {
-  $("coach-line-text").textContent = t("coach.line", { action: t(`coach.action.${a.action}`), reason: reasonText(a.reason) });
-  $("coach-action").textContent = t(`coach.action.${a.action}`);
+  // the strategy's distribution, likeliest first: two parts in the bar's line, all of them in the panel
+  const mix = a.mix?.length ? a.mix : [{ action: a.action, to: null, probability: 1 }];
+  $("coach-line-text").textContent = t("coach.line", { action: mixText(mix, 2), reason: reasonText(a.reason) });
+  $("coach-action").textContent = mixText(mix);
   $("coach-reason").textContent = reasonText(a.reason);
   const best = $("coach-best");
   if (a.best) best.replaceChildren(`${t(`category.${a.best}`)} `, faces(a.best_cards));
