@@ -17,7 +17,7 @@ class Level(NamedTuple):
 LEVELS: dict[str, Level] = {
     "beginner": Level("beginner", "新手（鬆散被動）", "Beginner (loose-passive)", beginner),
     "solid": Level("solid", "穩健（緊凶）", "Solid (tight-aggressive)", solid),
-    "strong": Level("strong", "高手（讀牌、混合下注）", "Strong (reads ranges, mixes bets)", strong),
+    "strong": Level("strong", "高手（均衡策略、依下注大小讀牌）", "Strong (solved preflop, reads bet sizes)", strong),
 }
 DEFAULT_LEVEL = "solid"
 BASELINES: dict[str, Level] = {

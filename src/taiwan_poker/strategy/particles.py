@@ -39,7 +39,7 @@ from .classes import CLASSES, N_CLASSES, _combos
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
-ValueArray = npt.NDArray[np.int64]
+ValueArray = npt.NDArray[np.uint32]
 
 PARTICLES = 128  # holdings per range
 RUNOUTS = {3: 48, 4: 40, 5: 1}  # run-outs by board size (the river has none to draw)
@@ -149,7 +149,7 @@ def values(hands: IntArray, runouts: Runouts) -> ValueArray:
     b = len(runouts.board)
     cards[:, :, 2 : 2 + b] = runouts.board
     cards[:, :, 2 + b :] = runouts.cards[None, :, :]
-    return rank_batch(cards.reshape(n * r, 7), threads=1).astype(np.int64).reshape(n, r)
+    return rank_batch(cards.reshape(n * r, 7), threads=1).reshape(n, r)
 
 
 def clashes(hands: IntArray, runouts: Runouts) -> npt.NDArray[np.bool_]:
@@ -177,7 +177,7 @@ def strength(hands: IntArray, vals: ValueArray, runouts: Runouts) -> FloatArray:
     b = len(runouts.board)
     cards[:, 2 : 2 + b] = runouts.board
     cards[:, 2 + b :] = np.repeat(runouts.cards, q, axis=0)
-    ref = rank_batch(cards, threads=1).astype(np.int64).reshape(r, q)
+    ref = rank_batch(cards, threads=1).reshape(r, q)
     ok = ~clashes(hands, runouts)  # (n, r)
     ref_clash = (hands[:, None, None, :, None] == runouts.references[None, :, :, None, :]).any(axis=(3, 4))
     score = (vals[:, :, None] > ref[None]).astype(np.float64) + 0.5 * (vals[:, :, None] == ref[None])

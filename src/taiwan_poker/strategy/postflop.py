@@ -41,18 +41,17 @@ showdown against those who call.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from ..lru import LruMap
 from ..rules.actions import FOLD, Action, ActionKind
 from ..rules.replay import StreetAction
 from .legal import action_key, allin, check_or_call, check_or_fold, pot_fraction, raise_to
 from .particles import FloatArray, equity_against, equity_matrix, pair_clashes, percentiles, share_of, values
 from .range_read import (
-    CACHE,
     TRAP,
     ZETA,
     HandRead,
@@ -68,6 +67,9 @@ from .seat import SeatView
 
 Choices = list[tuple[Action, float]]
 SIZES = (1 / 3, 2 / 3, 1.0)
+BARRELS_BY_PRICE = True  # a later barrel after a called bet is answered by the price alone (mostly value)
+RANGE_DISADVANTAGE = 1.0  # each point of range equity under 50 % lets a point more of the range fold
+STANDINGS = 64  # decision points whose range standing is kept (LBR asks many hole cards at one point)
 PRICE_SAFETY = 0.9  # a hand folds only when its estimated equity is under 90 % of the price (estimates are noisy)
 
 
@@ -82,6 +84,7 @@ class Situation:
     range_equity: FloatArray  # each holding of the seat's own range against the opponents
     hero_score: dict[int, FloatArray]  # per opponent, per holding of theirs: the seat's wins over run-outs
     hero_count: dict[int, FloatArray]
+    standing: RangeStanding | None = None
 
 
 def _known_mask(cards: npt.NDArray[np.int64], known: list[int]) -> npt.NDArray[np.bool_]:
@@ -99,7 +102,8 @@ def situation(v: SeatView, rng: np.random.Generator) -> Situation:
     hero_ok = _known_mask(runouts.cards, known) if runouts.cards.shape[1] else np.ones(runouts.count, dtype=bool)
     mine = sr.ranges.get(v.seat)
     equity = 1.0
-    range_eq = _range_equity(v, read)
+    standing = _range_equity(v, read)
+    range_eq = standing.equity
     hero_score: dict[int, FloatArray] = {}
     hero_count: dict[int, FloatArray] = {}
     for s in v.opponents:
@@ -114,14 +118,23 @@ def situation(v: SeatView, rng: np.random.Generator) -> Situation:
         equity *= float((hero_score[s] * w).sum()) / den if den > 0 else 0.5
     place = share_of(range_eq, read.weights[v.seat], equity) if mine is not None else 0.5
     alpha = v.call_amount / v.pot if v.call_amount > 0 and v.pot > 0 else 0.0
-    return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count)
+    return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count, standing)
 
 
-_range_eqs: OrderedDict[tuple[object, ...], FloatArray] = OrderedDict()
+_range_eqs: LruMap[tuple[object, ...], RangeStanding] = LruMap(STANDINGS, clock=lambda: 0.0)
 
 
-def _range_equity(v: SeatView, read: HandRead) -> FloatArray:
-    """Each holding of the seat's own range against the opponents' (a product): public, so cached per decision."""
+@dataclass(frozen=True, slots=True)
+class RangeStanding:
+    """The seat's own range against the opponents' at a decision (public: one per decision point)."""
+
+    equity: FloatArray  # each holding's equity against the opponents' ranges now (a product over them)
+    start: float  # the whole range's equity against theirs at the street's start (0.5: even)
+    pairs: dict[int, tuple[FloatArray, FloatArray]]  # per opponent: wins (+ half ties), valid run-outs (ours × theirs)
+
+
+def _range_equity(v: SeatView, read: HandRead) -> RangeStanding:
+    """The seat's range against the opponents' (:class:`RangeStanding`), cached per decision point."""
     key = decision_key(v)
     hit = _range_eqs.get(key)
     if hit is not None:
@@ -129,16 +142,21 @@ def _range_equity(v: SeatView, read: HandRead) -> FloatArray:
     sr = read.street
     mine = sr.ranges.get(v.seat)
     out = np.ones(len(mine.cards)) if mine is not None else np.ones(0)
+    before = np.ones(len(out))
+    pairs: dict[int, tuple[FloatArray, FloatArray]] = {}
     if mine is not None:
         for s in v.opponents:
             if s in sr.ranges:
                 sc, ct = equity_matrix(sr.vals[v.seat], sr.vals[s], sr.ok[v.seat], sr.ok[s],
                                        ~pair_clashes(mine.cards, sr.ranges[s].cards))
+                pairs[s] = (sc.astype(np.float32), ct.astype(np.float32))
                 out = out * equity_against(sc, ct, read.weights[s])
-    _range_eqs[key] = out
-    while len(_range_eqs) > CACHE:
-        _range_eqs.popitem(last=False)
-    return out
+                before = before * equity_against(sc, ct, sr.ranges[s].weights)
+    w = sr.ranges[v.seat].weights if mine is not None else np.ones(0)
+    start = float((before * w).sum() / w.sum()) if mine is not None and w.sum() > 0 else 0.5
+    standing = RangeStanding(out, start, pairs)
+    _range_eqs.put(key, standing)
+    return standing
 
 
 def _band(q: float, lo: float, hi: float, width: float = 0.02) -> float:
@@ -150,14 +168,26 @@ def facing_raise(v: SeatView) -> bool:
     return v.raises_on(v.street) >= 2 or any(a.aggressive for a in v.acted(v.seat, v.street))
 
 
+def facing_barrel(v: SeatView) -> bool:
+    """Whether the bettor also bet an earlier street after the flop and this seat called it: a second or third
+    barrel, which is mostly value."""
+    bettor = v.aggressor(v.street)
+    return bettor is not None and any(
+        v.aggressor(s) == bettor and any(a.effect is ActionKind.CALL for a in v.acted(v.seat, s))
+        for s in range(1, v.street))
+
+
 def facing_bet(v: SeatView, st: Situation) -> Choices:
     price = v.price()
     k = max(1, len(v.live) - 1)
     alpha = st.alpha ** (1.0 / k) if st.alpha > 0 else 0.0
+    # a range behind before the bet (say, against a tight re-raiser's) defends less: their bets need fewer bluffs
+    start = st.standing.start if st.standing is not None else 0.5
+    alpha = min(0.95, alpha + RANGE_DISADVANTAGE * max(0.0, 0.5 - start)) if alpha > 0 else 0.0
     q, e = st.place, st.equity
     if e > PRICE_SAFETY * price:
         fold = 0.0
-    elif facing_raise(v):  # a raise (mostly value) is answered by the price alone
+    elif facing_raise(v) or (BARRELS_BY_PRICE and facing_barrel(v)):  # mostly value: the price alone answers
         fold = float(smooth((PRICE_SAFETY * price - e) / 0.03))
     else:  # the minimum defence against a bet
         fold = float(smooth((alpha - q) / 0.03))
@@ -213,17 +243,22 @@ def no_bet(v: SeatView, st: Situation) -> Choices:
     sizes = bet_sizes(v)
     if not sizes:
         return [(check_or_fold(v), 1.0)]
-    q, e = st.place, st.equity
+    q = st.place
     heads_up = len(v.opponents) == 1
     share = value_share(v)
-    value = float(smooth((q - (1 - share)) / 0.03)) * float(smooth((e - 0.5) / 0.04))
+    split = size_weights([f for f, _ in sizes], 1.0 - q)
+    main = sizes[int(np.argmax(split))][1]
+    in_range = float(smooth((q - (1 - share)) / 0.03))
+    # value: ahead of the hands that would call that size, not just of the range
+    value = in_range * float(smooth((response(v, st, main).equity - 0.5) / 0.04)) if in_range > 0.01 else 0.0
     if not in_position(v.seat, v.button, v.live, len(v.stacks)) and v.street < 3:
         value *= 1 - TRAP * float(smooth((q - 0.93) / 0.02))
-    split = size_weights([f for f, _ in sizes], 1.0 - q)
     f_bluff, bluff_size = sizes[-1]  # bluffs take the largest size: it needs the fewest of them
     mass = share * f_bluff / (1 + f_bluff) * ZETA.get(v.street, 1.0) * (1.0 if heads_up else 0.3)
     # the river: the very bottom, which can win no other way; earlier: just above the bottom tenth (some equity)
     bluff = (float(smooth((mass - q) / 0.02)) if v.street == 3 else _band(q, 0.1, 0.1 + mass)) * (1 - value)
+    if bluff > 0.01:  # a bluff needs folds: at least the share that pays for the size, f / (1 + f)
+        bluff *= float(smooth((response(v, st, bluff_size).folds - f_bluff / (1 + f_bluff)) / 0.05))
     out: Choices = [(a, value * w) for (_, a), w in zip(sizes, split, strict=True)]
     out.append((bluff_size, bluff))
     out.append((check_or_fold(v), max(0.0, 1.0 - value - bluff)))
@@ -261,24 +296,35 @@ def action_values(v: SeatView, st: Situation, actions: list[Action]) -> list[flo
     return out
 
 
-def _bet_value(v: SeatView, st: Situation, a: Action, add: int) -> float:
+@dataclass(frozen=True, slots=True)
+class Response:
+    """How the opponents answer a bet, as this strategy would in their seats: the chance they all fold, the
+    seat's equity against those who call, the chips the callers add."""
+
+    folds: float
+    equity: float
+    called: float
+
+
+def response(v: SeatView, st: Situation, a: Action) -> Response:
+    """The opponents' answer to the seat's bet or raise ``a`` (each folds as the strategy would: the bottom of
+    its range up to the minimum defence, never a hand whose equity against the bettor's narrowed range beats
+    the price)."""
     sr = st.read.street
+    add = max(0, action_key(v, a) - v.bets[v.seat])
     to = v.bets[v.seat] + add
     f = max(0, to - v.current_bet) / max(1, v.pot + v.call_amount)
     mine = st.read.weights.get(v.seat)
-    folds_all = 1.0
-    called = 0.0  # the chips the callers are expected to add
-    eq_called = 1.0
+    folds_all, called, eq_called = 1.0, 0.0, 1.0
+    if mine is None or v.seat not in sr.ranges or st.standing is None:
+        return Response(0.0, st.equity, 0.0)
+    u = percentiles(sr.strengths[v.seat], mine)
+    narrowed = reweight(mine, u, _bet_action(v, a), f, v.raises_on(v.street) > 0)
     for s in v.opponents:
-        if s not in sr.ranges or mine is None or v.seat not in sr.ranges:
+        if s not in st.standing.pairs:
             continue
-        r = sr.ranges[s]
-        # how my range reads after this bet, and how each of their holdings answers it
-        u = percentiles(sr.strengths[v.seat], mine)
-        narrowed = reweight(mine, u, _bet_action(v, a), f, v.raises_on(v.street) > 0)
-        sc, ct = equity_matrix(sr.vals[s], sr.vals[v.seat], sr.ok[s], sr.ok[v.seat],
-                               ~pair_clashes(r.cards, sr.ranges[v.seat].cards))
-        theirs = equity_against(sc, ct, narrowed)
+        sc, ct = st.standing.pairs[s]
+        theirs = equity_against(ct.T - sc.T, ct.T, narrowed)
         need = max(0, to - v.bets[s])
         price = need / (v.pot + add + need) if need else 0.0
         alpha = need / (v.pot + add) if need else 0.0
@@ -293,5 +339,10 @@ def _bet_value(v: SeatView, st: Situation, a: Action, add: int) -> float:
         den = float((st.hero_count.get(s, np.zeros(len(w))) * keep).sum())
         num = float((st.hero_score.get(s, np.zeros(len(w))) * keep).sum())
         eq_called *= num / den if den > 0 else st.equity
-    showdown = eq_called * (v.pot + add + called) - add
-    return folds_all * v.pot + (1 - folds_all) * showdown
+    return Response(folds_all, eq_called, called)
+
+
+def _bet_value(v: SeatView, st: Situation, a: Action, add: int) -> float:
+    r = response(v, st, a)
+    showdown = r.equity * (v.pot + add + r.called) - add
+    return r.folds * v.pot + (1 - r.folds) * showdown

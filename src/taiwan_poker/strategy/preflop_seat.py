@@ -7,11 +7,15 @@ history in big blinds, with the effective stack at the start of the hand
 six players without a straddle; elsewhere it answers ``None`` and the caller
 falls back on :func:`fallback_choices` (a ranking by starting-hand strength).
 
-:func:`preflop_choices` turns the table's probabilities into legal actions
-and keeps one promise of the strategy: a hand whose equity against the
-ranges it faces (the tables' ranges at this node, the exact class-against-
-class equities) beats the price of the call is never folded — its fold goes
-to the call.
+:func:`preflop_choices` turns the table's probabilities into legal actions,
+with the hand's equity against the ranges it faces (the tables' ranges at
+this node, read with a floor, by the exact class-against-class equities).
+Facing an all-in (or a call that is all in), where the equity is all a call
+can realise, a hand whose equity beats the price is never folded: its fold
+goes to the call.  Elsewhere the tables' folds stand even where the raw
+equity beats the price: out of position a weak hand realises far less than
+its equity, the equilibrium folds it, and forcing those calls cost 30 bb/100
+against the solid level (measured; docs/bots.md).
 """
 
 from __future__ import annotations
@@ -135,9 +139,18 @@ def preflop_choices(v: SeatView) -> tuple[Choices, float | None] | None:
         return None
     choices = [(_to_action(v, a.kind, a.to_bb), a.probability) for a in found.actions]
     eq = facing_equity(v, sit) if v.call_amount > 0 else None
-    if eq is not None and eq > v.price():
+    if eq is not None and eq > v.price() and _call_ends_betting(v):
         choices = [(check_or_call(v) if a.kind is ActionKind.FOLD else a, p) for a, p in choices]
     return merge(v, choices), eq
+
+
+def _call_ends_betting(v: SeatView) -> bool:
+    """Whether a call would leave no more betting: the bet faced is an all-in that nobody else can still raise
+    over, or the call puts this seat all in. Then the equity is all a call realises."""
+    if v.call_amount >= v.stack:
+        return True
+    others = [s for s in v.live if s != v.seat]
+    return len(others) == 1 and v.stacks[others[0]] == 0
 
 
 def fallback_choices(v: SeatView) -> Choices:

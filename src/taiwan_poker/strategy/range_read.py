@@ -38,12 +38,12 @@ strong with a few bluffs — in the proportion that makes its size honest.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from ..lru import LruMap
 from ..rules.actions import ActionKind
 from ..rules.replay import StreetAction
 from .classes import CLASSES, N_CLASSES, class_weights, representative
@@ -71,7 +71,7 @@ READ_BLUFFS = 0.5  # players bluff half as often as the size would make honest (
 RAISE_BLUFFS = 0.35  # a raise over a bet holds this share of a bet's bluffs (raises are mostly value)
 SEMI_BLUFF_FLOOR = 0.15  # before the river the bluffs are read just above the weakest 15 % (draws, not air)
 WIDTHS = {"open": 0.3, "call": 0.35, "raise2": 0.1, "raise3": 0.05, "limp": 0.6}
-CACHE = 4096  # street reads kept (one a street and public line)
+CACHE = 256  # street reads and decision reads kept (a heads-up street read is about 50 kB, six-handed 150 kB)
 
 
 def smooth(x: FloatArray | float) -> FloatArray:
@@ -151,20 +151,11 @@ class StreetRead:
     tables: bool  # the preflop ranges came from the solved tables (else from widths)
 
 
-_cache: OrderedDict[tuple[object, ...], StreetRead] = OrderedDict()
+def _no_clock() -> float:
+    return 0.0  # the caches are bounded by size only: the core reads no clock
 
 
-def _remember(key: tuple[object, ...], read: StreetRead) -> StreetRead:
-    _cache[key] = read
-    _cache.move_to_end(key)
-    while len(_cache) > CACHE:
-        _cache.popitem(last=False)
-    return read
-
-
-def clear_cache() -> None:
-    _cache.clear()
-    _reads.clear()
+_cache: LruMap[tuple[object, ...], StreetRead] = LruMap(CACHE, clock=_no_clock)
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +232,6 @@ def street_read(v: SeatView, street: int, rng: np.random.Generator) -> StreetRea
     key = _public_key(v, street)
     hit = _cache.get(key)
     if hit is not None:
-        _cache.move_to_end(key)
         return hit
     board = tuple(c.index for c in v.board[: 2 + street])
     seats = v.live_at(street)
@@ -267,7 +257,8 @@ def street_read(v: SeatView, street: int, rng: np.random.Generator) -> StreetRea
     ok = {s: ~clashes(r.cards, runouts) for s, r in ranges.items()}
     strengths = {s: strength(r.cards, vals[s], runouts) for s, r in ranges.items()}
     read = StreetRead(street, runouts, ranges, vals, ok, strengths, _street_pot(v, street), tables)
-    return _remember(key, read)
+    _cache.put(key, read)
+    return read
 
 
 def apply_actions(v: SeatView, read: StreetRead, street: int) -> dict[int, FloatArray]:
@@ -307,7 +298,7 @@ def decision_key(v: SeatView) -> tuple[object, ...]:
     return (*_public_key(v, v.street), tuple(a for a in v.history if a.street == v.street), v.seat)
 
 
-_reads: OrderedDict[tuple[object, ...], HandRead] = OrderedDict()
+_reads: LruMap[tuple[object, ...], HandRead] = LruMap(CACHE, clock=_no_clock)
 
 
 def hand_read(v: SeatView, rng: np.random.Generator) -> HandRead:
@@ -318,12 +309,9 @@ def hand_read(v: SeatView, rng: np.random.Generator) -> HandRead:
     key = decision_key(v)
     hit = _reads.get(key)
     if hit is not None:
-        _reads.move_to_end(key)
         return hit
     read = street_read(v, v.street, rng)
     weights = apply_actions(v, read, v.street)
     out = HandRead(read, {s: weights[s] for s in v.live if s in weights})
-    _reads[key] = out
-    while len(_reads) > CACHE:
-        _reads.popitem(last=False)
+    _reads.put(key, out)
     return out
