@@ -243,7 +243,7 @@ def test_the_creator_adds_a_bot_and_removes_it_before_the_first_hand(server: str
         box = f"#seat-{bot['seat']}"
         # a 4-seat table's seats are small: the level's name without its style, which the title gives in full
         assert p.inner_text(f"{box} .tag.bot") == "🤖 高手"
-        assert p.get_attribute(f"{box} .tag.bot", "title") == "電腦玩家，程度：高手（讀牌、混合下注）"
+        assert p.get_attribute(f"{box} .tag.bot", "title") == "電腦玩家，程度：高手（均衡策略、依下注大小讀牌）"
         p.wait_for_selector("#deal-btn", state="visible")  # two seated: the creator may deal
         assert p.is_visible("#bot-box")  # two seats are still free
         # the spectator sees the bot too, without a remove button

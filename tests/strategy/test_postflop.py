@@ -1,0 +1,132 @@
+"""The strongest strategy after the flop (issue 22, item 3): a distribution of legal actions, ranges narrowed by
+bet size, the minimum defence against the size faced, no fold of a hand whose equity beats the price."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from taiwan_poker.cards import Card
+from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
+from taiwan_poker.rules.actions import FOLD
+from taiwan_poker.rules.replay import StreetAction
+from taiwan_poker.strategy.legal import action_key
+from taiwan_poker.strategy.policy import strategy
+from taiwan_poker.strategy.postflop import PRICE_SAFETY, facing_raise
+from taiwan_poker.strategy.range_read import bluff_share, reweight, value_share
+from taiwan_poker.strategy.seat import SeatView, seat_view
+
+
+def flop_spot(seed: int, bet: str, decks: int = 2) -> Hand:
+    """Heads-up: the button opens to 2.5 big blinds, the big blind calls and checks the flop; the button bets."""
+    hand = Hand.start(RuleSet(decks=decks, seats=2), [2000, 2000], 0, rng=random.Random(seed))
+    for text in ("raise 50", "call", "check", bet):
+        kind, _, to = text.partition(" ")
+        hand.act(Action(ActionKind(kind), int(to) if to else None))
+    return hand
+
+
+def legal(hand: Hand, action: Action) -> bool:
+    try:
+        hand.fork().act(action)
+    except ValueError:
+        return False
+    return True
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), decks=st.integers(2, 6), seats=st.integers(2, 6), moves=st.integers(0, 12))
+def test_the_strategy_is_a_distribution_of_legal_actions_at_every_street(seed: int, decks: int, seats: int,
+                                                                      moves: int) -> None:
+    rng = random.Random(seed)
+    hand = Hand.start(RuleSet(decks=decks, seats=seats), [2000] * seats, seed % seats, rng=random.Random(seed))
+    for _ in range(moves):  # a random line first: calls and checks, now and then a bet
+        if hand.complete:
+            return
+        v = seat_view(hand, hand.to_act)
+        kind = ActionKind.CHECK if v.can(ActionKind.CHECK) else ActionKind.CALL
+        if rng.random() < 0.2 and v.can(ActionKind.BET):
+            hand.act(Action(ActionKind.BET, v.min_to))
+        else:
+            hand.act(Action(kind) if v.can(kind) else Action(ActionKind.ALLIN))
+    if hand.complete:
+        return
+    v = seat_view(hand, hand.to_act)
+    plan = strategy(v, rng)
+    assert plan.choices and sum(p for _, p in plan.choices) == pytest.approx(1.0)
+    assert all(p >= 0 for _, p in plan.choices)
+    keys = [action_key(v, a) for a, _ in plan.choices]
+    assert len(keys) == len(set(keys)), "one entry per distinct move"
+    for action, _ in plan.choices:
+        assert legal(hand, action), action
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_hand_whose_equity_beats_the_price_is_never_folded(seed: int) -> None:
+    for bet in ("bet 20", "bet 35", "bet 100", "bet 200"):
+        hand = flop_spot(seed, bet)
+        v = seat_view(hand, hand.to_act)
+        plan = strategy(v, random.Random(seed))
+        fold = plan.probability(v, FOLD)
+        assert plan.equity is not None
+        if plan.equity > PRICE_SAFETY * v.price():
+            assert fold == 0.0, (bet, plan.equity, v.price())
+
+
+def own_range_folds(v: SeatView) -> tuple[float, float]:
+    """The share of the seat's own range (as the strategy reads it) that the strategy folds here, and α."""
+    plan = strategy(v, random.Random(0))
+    sit = plan.situation
+    assert sit is not None
+    mine = sit.read.street.ranges[v.seat]
+    weights = sit.read.weights[v.seat]
+    folded = total = 0.0
+    for (a, b), w in zip(mine.cards, weights, strict=True):
+        if w <= 0 or a == b:
+            continue
+        other = replace(v, hole=(Card.from_index(int(a)), Card.from_index(int(b))), burns=())
+        folded += w * strategy(other, random.Random(0)).probability(other, FOLD)
+        total += w
+    return folded / total, sit.alpha
+
+
+@pytest.mark.parametrize(("seed", "bet"), [(1, "bet 20"), (2, "bet 35"), (3, "bet 100"), (4, "bet 200")])
+def test_the_range_facing_a_bet_folds_at_most_the_share_the_size_allows(seed: int, bet: str) -> None:
+    """Minimum defence: facing b into p, at most b / (p + b) of the range folds (the hands it brings, as read)."""
+    hand = flop_spot(seed, bet)
+    v = seat_view(hand, hand.to_act)
+    assert not facing_raise(v)
+    share, alpha = own_range_folds(v)
+    assert alpha == pytest.approx(v.call_amount / v.pot)
+    # the whole range's standing may let up to a little more fold (RANGE_DISADVANTAGE); smooth steps blur the edge
+    assert share <= alpha + 0.12, (share, alpha)
+
+
+def test_a_bets_size_sets_how_far_it_narrows_the_range() -> None:
+    u = np.linspace(0.0, 1.0, 201)
+    w = np.ones_like(u)
+
+    def bet(f: float) -> np.ndarray:
+        a = StreetAction(1, 0, ActionKind.BET, 0, 0, 0, 0, False)
+        return reweight(w, u, a, f, False)
+
+    chip, pot, shove = bet(0.01), bet(1.0), bet(16.0)
+    # a one-chip bet keeps almost the whole range; a pot bet about its value share and bluffs; a big shove little
+    assert chip.mean() > 0.85
+    assert value_share(1.0) == pytest.approx(0.28) and pot.mean() == pytest.approx(
+        value_share(1.0) + bluff_share(1.0, 1) + 0.03 * 0.4, abs=0.06)
+    assert shove.mean() < 0.12
+    # polarised: the top and a band of bluffs keep weight, the middle of the range does not
+    assert pot[-1] > 0.95 and pot[100] < 0.1
+    assert shove[-1] > 0.95 and shove[110] < 0.01
+
+
+def test_a_tiny_bet_is_called_by_nearly_everything_and_a_huge_one_by_little() -> None:
+    small = [own_range_folds(seat_view(h, h.to_act))[0] for h in (flop_spot(7, "bet 20"),)]
+    big = [own_range_folds(seat_view(h, h.to_act))[0] for h in (flop_spot(7, "allin"),)]
+    assert small[0] < 0.2 and big[0] > small[0]
