@@ -212,3 +212,36 @@ def test_the_hand_options_are_set_at_creation_and_kept_by_a_change_of_settings_t
     assert view["seats"] == 5 and view["options"]["straddle"] and view["options"]["run_twice"]
     view = alice.post(f"/api/rooms/{code}/settings", json={"seats": 5, "straddle": False}).json()
     assert not view["options"]["straddle"] and view["options"]["run_twice"]
+
+
+def test_sockets_opening_on_a_room_without_chat_read_the_chat_once_not_once_each(app: FastAPI,
+                                                                                  monkeypatch: Any) -> None:
+    """A reconnect storm (thousands of sockets after a restart) must not read the chat table once per socket: the
+    room's newest line is read once and stands a few seconds; a line written here counts at once."""
+    from taiwan_poker.store import chat as chat_store
+
+    (alice, bob, carol), code = three(app)
+    calls = {"newest": 0, "lines": 0}
+    real_newest, real_lines = chat_store.newest_id, chat_store.lines
+
+    def newest(*a: Any, **k: Any) -> int:
+        calls["newest"] += 1
+        return real_newest(*a, **k)
+
+    def lines(*a: Any, **k: Any) -> Any:
+        calls["lines"] += 1
+        return real_lines(*a, **k)
+
+    monkeypatch.setattr(chat_store, "newest_id", newest)
+    monkeypatch.setattr(chat_store, "lines", lines)
+    for c in (alice, bob, carol, alice, bob):
+        with c.websocket_connect(f"/ws/rooms/{code}") as ws:
+            assert receive(ws)["type"] == "state"
+            ws.send_text(json.dumps({"type": "ping"}))
+            assert receive(ws)["type"] == "pong", "no chat backlog: the room has none"
+    assert calls == {"newest": 1, "lines": 0}
+    bob.post(f"/api/rooms/{code}/chat", json={"text": "just now"})
+    with carol.websocket_connect(f"/ws/rooms/{code}") as ws:
+        assert receive(ws)["type"] == "state"
+        backlog = receive(ws)
+        assert backlog["type"] == "chat" and [m["text"] for m in backlog["messages"]] == ["just now"]

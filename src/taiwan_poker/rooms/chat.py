@@ -10,11 +10,13 @@ lines its member may read) and the host's deletion, which is a table command on 
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection
 
+from ..lru import LruMap
 from ..store import chat as store
 from ..store import repo
 from ..store.models import Member
@@ -29,6 +31,10 @@ if TYPE_CHECKING:
     from .service import RoomService
 
 BACKLOG = 100  # lines a reader gets when they open the table
+
+
+NEWEST_SECONDS = 5.0  # how long a read of a room's newest line stands (announced lines update it at once)
+NEWEST_ROOMS = 4096
 
 
 def line_json(line: store.ChatLine) -> dict[str, Any]:
@@ -67,6 +73,25 @@ class RoomChat:
 
     def __init__(self, rooms: RoomService) -> None:
         self.rooms = rooms
+        # each room's newest line as last read (a socket opening on a room without news reads nothing)
+        self._newest: LruMap[int, tuple[float, int]] = LruMap(NEWEST_ROOMS)
+
+    def known_newest(self, room_id: int) -> int | None:
+        """The room's newest line id as known here without reading: the last read if it is under
+        :data:`NEWEST_SECONDS` old, or a newer line announced since (None: it must be read)."""
+        hit = self._newest.get(room_id)
+        if hit is None or time.monotonic() - hit[0] > NEWEST_SECONDS:
+            return None
+        return max(hit[1], self.rooms.hub.chat_latest(room_id))
+
+    def newest(self, room_id: int) -> int:
+        """The room's newest line id (read at most every :data:`NEWEST_SECONDS`, announcements count at once)."""
+        known = self.known_newest(room_id)
+        if known is not None:
+            return known
+        value = store.newest_id(self.rooms.db.engine, room_id)
+        self._newest.put(room_id, (time.monotonic(), value))
+        return max(value, self.rooms.hub.chat_latest(room_id))
 
     def _room(self, code: str) -> tuple[int, TableState]:
         room = self.rooms.loader.locked_read(code)

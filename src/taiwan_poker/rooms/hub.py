@@ -16,6 +16,8 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from ..lru import LruMap
+
 
 class Subscription:
     """One watcher of one room: ``await next_version()`` returns the newest version announced."""
@@ -64,6 +66,7 @@ class RoomHub:
         self._subs: dict[int, set[Subscription]] = defaultdict(set)
         self._latest: dict[int, int] = {}  # the newest version announced per watched room
         self._chat_latest: dict[int, int] = {}  # the newest chat line announced per watched room
+        self._chat_heard: LruMap[int, int] = LruMap(4096)  # ... and per room lately announced, watched or not
         self._guard = threading.Lock()
 
     @asynccontextmanager
@@ -95,8 +98,14 @@ class RoomHub:
         with self._guard:
             return {room_id: self._chat_latest.get(room_id, 0) for room_id in self._subs}
 
+    def chat_latest(self, room_id: int) -> int:
+        """The newest chat line announced here for a room, watched or not (0: none lately)."""
+        return self._chat_heard.get(room_id) or 0
+
     def publish_chat(self, room_id: int, line: int) -> None:
-        """Announce a room's new chat line to everyone watching it."""
+        """Announce a room's new chat line to everyone watching it (and remember it: :meth:`chat_latest`)."""
+        if line > (self._chat_heard.get(room_id) or 0):
+            self._chat_heard.put(room_id, line)
         with self._guard:
             subs = list(self._subs.get(room_id, ()))
             if subs and line > self._chat_latest.get(room_id, 0):

@@ -52,6 +52,13 @@ def lines(engine: Engine, room_id: int, after: int = 0, limit: int = 100) -> lis
     return [ChatLine._make(row) for row in reversed(rows)]
 
 
+def newest_id(engine: Engine, room_id: int) -> int:
+    """The id of the room's newest line (0: none)."""
+    with engine.connect() as conn:
+        value = conn.execute(select(func.max(ChatMessage.id)).where(ChatMessage.room_id == room_id)).scalar()
+    return int(value or 0)
+
+
 def line(engine: Engine, room_id: int, line_id: int) -> ChatLine | None:
     with engine.connect() as conn:
         row = conn.execute(select(*_COLUMNS).where(ChatMessage.room_id == room_id, ChatMessage.id == line_id)).first()

