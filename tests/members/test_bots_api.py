@@ -217,8 +217,9 @@ def test_the_coach_advises_at_a_bot_table_and_the_review_marks_each_decision(app
         assert r.status_code == 200, r.text
         advice = r.json()["advice"]
         assert advice is not None and 0 <= advice["equity_random"] <= 1 and advice["action"] in (
-            "fold", "check", "call", "bet", "raise")
-        assert "→" in advice["reason"]
+            "fold", "check", "call", "bet", "raise", "allin")
+        assert advice["reason"].startswith("equity ") and advice["mix"][0]["action"] == advice["action"]
+        assert abs(sum(m["probability"] for m in advice["mix"]) - 1) < 0.02
         legal = s["hand"]["legal"]["actions"]
         kind = "check" if "check" in legal else "call"
         a.post(f"/api/rooms/{code}/actions", json={"version": s["version"], "action": {"kind": kind}})
