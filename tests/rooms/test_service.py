@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import random
 import threading
 from typing import Any
@@ -65,6 +66,19 @@ def truth(service: RoomService, code: str) -> TableState:
     return cached.state
 
 
+def same_text_as_view(service: RoomService, code: str, viewers: list[Member | None]) -> None:
+    """A push's JSON text (the shared part encoded once per version) says exactly what the view says, to everyone."""
+    room = service.loader.cached(code, truth(service, code).version)
+    assert room is not None
+    for member in viewers:
+        text = json.loads(service.reads.view_text(room, member))
+        view = service.reads.view(room, member)
+        for moving in ("server_time", "seconds_left"):  # read from the clock a moment apart
+            text.pop(moving, None)
+            view.pop(moving, None)
+        assert text == view
+
+
 def play_match(service: RoomService, code: str, players: list[Member], rng: random.Random, max_hands: int = 40) -> int:
     """Random legal play to the end of the match (or max_hands); checks every payload for leaks. Returns hands."""
     spectator = None
@@ -76,6 +90,7 @@ def play_match(service: RoomService, code: str, players: list[Member], rng: rand
         for seat, st in enumerate(states):
             check_room_state(st, seat, hand, f"seat {seat}")
         check_room_state(service.state(code, spectator), None, hand, "spectator")
+        same_text_as_view(service, code, [*players, spectator])
         if not hand.complete:
             assert sum(states[0]["match"]["stacks"]) + hand.pot == 4000, "chips are conserved mid-hand"
         if states[0]["match"]["over"]:

@@ -10,6 +10,7 @@ push from another instance may carry those events so that no read is needed.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +20,7 @@ from ..lru import LruMap
 from ..store import repo
 from ..store.db import Database
 from ..tables import TableState, event_from_json, fold
-from ..tables.views import public_table_view
+from ..tables.views import SEAT_KEYS, public_table_view
 from .cache import RoomLocks
 
 log = logging.getLogger("taiwan_poker.rooms")
@@ -34,6 +35,11 @@ class RoomError(TaiwanPokerError):
     """A request about a room that cannot be served (not found, closed for checking, a malformed request)."""
 
     code = "room_error"
+
+
+def compact_json(value: Any) -> str:
+    """JSON as a socket sends it (Starlette's ``send_json``: compact, UTF-8 as is)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,19 @@ class Room:
         if view is None:
             view = self.memo["public"] = public_table_view(self.state)
         return view
+
+    def public_json(self) -> tuple[str, str | None]:
+        """:meth:`public` as JSON text, built once for this version and shared by every socket's push: the top
+        level without the viewer's keys (:data:`~taiwan_poker.tables.views.SEAT_KEYS`) and without the hand, and
+        the hand's public part, each an object left open (no closing brace) for the viewer's part to follow."""
+        parts = self.memo.get("public_json")
+        if parts is None:
+            public = self.public()
+            top = {k: v for k, v in public.items() if k not in SEAT_KEYS and k != "hand"}
+            hand = public.get("hand")
+            parts = (compact_json(top)[:-1], None if hand is None else compact_json(hand)[:-1])
+            self.memo["public_json"] = parts
+        return parts
 
     @property
     def deadline(self) -> dt.datetime | None:

@@ -28,7 +28,8 @@ from ..store.shares import share_token, shared_hand
 from ..strategy.seat import seat_view
 from ..tables import TableState, history, table_view
 from ..tables.timing import bank_deadline, clock_ran_out
-from .loader import QUARANTINED, Room, RoomError, RoomLoader
+from ..tables.views import seat_fields
+from .loader import QUARANTINED, Room, RoomError, RoomLoader, compact_json
 
 EV_REMEMBERED = 20_000  # finished hands' all-in EV results kept (a finished hand never changes)
 
@@ -51,19 +52,38 @@ class RoomReads:
 
     def view(self, room: Room, member: Member | None) -> dict[str, Any]:
         """The room as ``member`` (None: a spectator) may see it, with its code and clock."""
+        out = table_view(room.state, _id(member), room.public())
+        out.update(self._clock(room, out["you"]))
+        return out
+
+    def view_text(self, room: Room, member: Member | None) -> str:
+        """:meth:`view` as the JSON text a socket sends, the shared part encoded once per version (a push to six
+        seats encodes it once, not six times); the same content as ``compact_json(view(room, member))``."""
+        fields, private = seat_fields(room.state, _id(member))
+        fields.update(self._clock(room, fields["you"]))
+        top, hand = room.public_json()
+        own = compact_json(fields)[1:-1]
+        if hand is None:
+            return f'{top},{own},"hand":null}}'
+        mine = compact_json(private)[1:-1] if private else ""
+        return f'{top},{own},"hand":{hand}{"," + mine if mine else ""}}}}}'
+
+    def _clock(self, room: Room, seat: int | None) -> dict[str, Any]:
+        """The code, version and clock of a view (the seat decides whether it may press time-out)."""
         state = room.state
-        out = table_view(state, _id(member), room.public())
         now = self.clock()
         deadline = room.deadline
-        out["code"] = room.row.code
-        out["version"] = state.version
-        out["server_time"] = now.isoformat()
-        out["deadline"] = deadline.isoformat() if deadline else None
-        out["seconds_left"] = max(0.0, (deadline - now).total_seconds()) if deadline else None
+        out: dict[str, Any] = {
+            "code": room.row.code,
+            "version": state.version,
+            "server_time": now.isoformat(),
+            "deadline": deadline.isoformat() if deadline else None,
+            "seconds_left": max(0.0, (deadline - now).total_seconds()) if deadline else None,
+        }
         if state.hand_running and deadline is not None:
             end = bank_deadline(state, deadline)
             out["bank_deadline"] = end.isoformat() if end else None  # the clock, then the time bank, ran out
-            out["timeout_allowed"] = out["you"] is not None and clock_ran_out(state, deadline, now)
+            out["timeout_allowed"] = seat is not None and clock_ran_out(state, deadline, now)
         return out
 
     def state(self, code: str, member: Member | None) -> dict[str, Any]:
@@ -79,6 +99,11 @@ class RoomReads:
         Cheap enough to run on the event loop, which spares each push a thread hop."""
         room = self.loader.cached(code, version)
         return self.view(room, member) if room is not None else None
+
+    def cached_view_text(self, code: str, member: Member | None, version: int) -> tuple[int, str] | None:
+        """As :meth:`cached_view`, as the version and the JSON text a push sends (:meth:`view_text`)."""
+        room = self.loader.cached(code, version)
+        return (room.state.version, self.view_text(room, member)) if room is not None else None
 
     def table_state(self, code: str) -> TableState:
         """The table's folded state as stored now (immutable: for read-only uses such as charts)."""

@@ -183,24 +183,30 @@ def public_table_view(state: TableState) -> dict[str, Any]:
     return out
 
 
-def table_view(state: TableState, member: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The table as ``member`` (None: a spectator) may see it now (the shell adds its code and clock).
+SEAT_KEYS = ("you", "spectator", "creator", "left_match", "busted", "host", "cohost", "requested", "silenced",
+             "may_buy")
+"""The top-level keys of a view that differ by viewer (the rest is :func:`public_table_view`, and the hand's own
+part :func:`seat_fields` returns apart)."""
 
-    ``public``: :func:`public_table_view` of this very state, when the caller already has it (it is not changed).
-    """
-    out = dict(public if public is not None else public_table_view(state))
+
+def seat_fields(state: TableState, member: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What differs by viewer: the :data:`SEAT_KEYS` fields, and the keys the viewer's seat adds to the hand (its
+    own cards and burn, its options; empty for a spectator or with no hand)."""
     seat = state.seat_of(member)
-    out["you"] = seat
-    out["spectator"] = seat is None
-    out["creator"] = member is not None and member == state.creator
-    # a player who left this match may not take a seat in it again (the page offers them none)
-    out["left_match"] = seat is None and state.started and any(d.member == member for d in state.departed)
-    out["busted"] = seat is not None and state.started and not state.hand_running and state.stacks()[seat] == 0
-    out["host"] = member is not None and member == state.host
-    out["cohost"] = member is not None and member in state.cohosts
-    out["requested"] = seat is None and member is not None and state.request_of(member) is not None
-    out["silenced"] = member is not None and member in state.silenced
-    out["may_buy"] = may_buy(state, seat)
+    out: dict[str, Any] = {
+        "you": seat,
+        "spectator": seat is None,
+        "creator": member is not None and member == state.creator,
+        # a player who left this match may not take a seat in it again (the page offers them none)
+        "left_match": seat is None and state.started and any(d.member == member for d in state.departed),
+        "busted": seat is not None and state.started and not state.hand_running and state.stacks()[seat] == 0,
+        "host": member is not None and member == state.host,
+        "cohost": member is not None and member in state.cohosts,
+        "requested": seat is None and member is not None and state.request_of(member) is not None,
+        "silenced": member is not None and member in state.silenced,
+        "may_buy": may_buy(state, seat),
+    }
+    private: dict[str, Any] = {}
     hand = state.hand
     if hand is not None:
         in_hand = state.seat_in_hand(member, len(state.hands) - 1)  # who held the seat when it was dealt
@@ -210,8 +216,19 @@ def table_view(state: TableState, member: int | None, public: dict[str, Any] | N
         if legal is not None:
             engine = hand.legal()
             private["legal"] = {**engine.to_json(), "actions": legal, "allin_to": engine.allin_to}
-        if private:
-            out["hand"] = {**out["hand"], **private}
+    return out, private
+
+
+def table_view(state: TableState, member: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The table as ``member`` (None: a spectator) may see it now (the shell adds its code and clock).
+
+    ``public``: :func:`public_table_view` of this very state, when the caller already has it (it is not changed).
+    """
+    out = dict(public if public is not None else public_table_view(state))
+    fields, private = seat_fields(state, member)
+    out.update(fields)
+    if private and out["hand"] is not None:
+        out["hand"] = {**out["hand"], **private}
     return out
 
 

@@ -229,11 +229,6 @@ class RoomSocket:
         return reads.state(self.code, self.member) if announced is None else reads.state_at(
             self.code, self.member, announced)
 
-    def quick_view(self, announced: int) -> dict[str, Any] | None:
-        """A push's view straight from the room cache, on the event loop; None when it needs a thread."""
-        self.signed_in()
-        return self.rooms.reads.cached_view(self.code, self.member, announced)
-
     async def send(self, message: dict[str, Any]) -> None:
         async with self.send_lock:
             if not self.closed:
@@ -241,11 +236,21 @@ class RoomSocket:
 
     async def send_state(self, reply: dict[str, Any] | None = None, announced: int | None = None) -> None:
         """Send a state (a push, or an action's reply); never an older version than already sent."""
+        if reply is None and announced is not None:
+            self.signed_in()
+            quick = self.rooms.reads.cached_view_text(self.code, self.member, announced)
+            if quick is not None:  # a push from the room cache: the shared part is encoded once per version
+                version, text = quick
+                async with self.send_lock:
+                    if self.closed or version <= self.sent:
+                        return
+                    self.sent = version
+                    await self.ws.send_text(f'{{"type":"state","state":{text}}}')
+                return
         if reply is not None:
             state = reply["state"]
         else:
-            quick = self.quick_view(announced) if announced is not None else None
-            state = quick if quick is not None else await asyncio.to_thread(self.view, announced)
+            state = await asyncio.to_thread(self.view, announced)
         if reply is None and state["version"] <= self.sent:
             return
         if reply is not None and state["version"] < self.sent:
