@@ -179,7 +179,7 @@ def test_a_push_whose_view_read_fails_is_retried_and_the_socket_stays_live(
             raise failures.pop()
         return dict(real_state_at(code, member, version))
 
-    monkeypatch.setattr(rooms.reads, "cached_view", lambda *_: None)  # every push reads its view in a thread
+    monkeypatch.setattr(rooms.reads, "cached_view_text", lambda *_: None)  # every push reads its view in a thread
     monkeypatch.setattr(rooms.reads, "state_at", blinking)
     with b.websocket_connect(f"/ws/rooms/{code}") as ws:
         version = receive(ws)["state"]["version"]

@@ -108,9 +108,12 @@ def chips_add_up(s: dict[str, Any]) -> None:
     hand = s["hand"]
     pot = hand["pot"] if hand is not None and not hand["complete"] else 0
     seated = sum(p["stack"] for p in s["players"] if not p["left"])
+    assert m["chips"] == m["bought_in"] + m["rebought"] + m["adjusted"], m
+    if m["summary"] is None:  # a plain match so far (nobody left, no rebuy or adjustment): the stacks say it all
+        assert seated + pot == m["chips"], (seated, pot, m)
+        return
     took = sum(r["chips"] for r in m["summary"] if r["left"])
     assert seated + pot + took == m["chips"], (seated, pot, took, m)
-    assert m["chips"] == m["bought_in"] + m["rebought"] + m["adjusted"], m
     assert sum(r["chips"] for r in m["summary"]) + pot == m["chips"], m["summary"]
 
 
