@@ -101,6 +101,11 @@ class Player:
         return [x for x in self.watch.problems if not x.startswith(("HTTP 4", "console error: Failed to load"))]
 
 
+# every shown hand's name on the page replaced by the longest one (the page draws them afresh on its next push)
+LONGEST_RUN_NAMES = """(name) => document.querySelectorAll("#table .seat-best .cat:not([hidden])")
+  .forEach((c) => { c.textContent = name; })"""
+
+
 def chips_add_up(s: dict[str, Any]) -> None:
     """Every chip that entered the table is somewhere: behind at a seat, in the pot, or taken away."""
     m = s["match"]
@@ -499,6 +504,11 @@ def test_a_home_game_through_every_control_of_the_hosts_table(server: str, brows
             assert ("第 2 次" if p.lang == "zh-TW" else "Run 2") in names, names
             in_view(p, ["#boards", "#board2"], "both runs")
             p.shot("run-twice")
+            # whatever the hands were, the longest names a run can show still fit every seat (CI once drew a
+            # "Run 1 Three of a kind" wider than a phone's third of a row)
+            p.page.evaluate(LONGEST_RUN_NAMES, "Run 1 Three of a kind" if p.lang == "en" else "第 1 次 同花順")
+            in_view(p, ["#boards", "#board2"], "both runs, longest hand names")
+            p.shot("run-twice-longest-names")
 
         # --- a bust and a rebuy: Bob (30 chips) goes all in until he loses it; he buys back in from his page -----
         for _ in range(16):
