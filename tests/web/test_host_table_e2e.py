@@ -101,9 +101,12 @@ class Player:
         return [x for x in self.watch.problems if not x.startswith(("HTTP 4", "console error: Failed to load"))]
 
 
-# every shown hand's name on the page replaced by the longest one (the page draws them afresh on its next push)
-LONGEST_RUN_NAMES = """(name) => document.querySelectorAll("#table .seat-best .cat:not([hidden])")
-  .forEach((c) => { c.textContent = name; })"""
+# every shown hand's name on the page replaced by the longest one, its run kept (the page draws them afresh on its
+# next push)
+LONGEST_RUN_NAMES = """(name) => document.querySelectorAll("#table .seat-best .cat:not([hidden])").forEach((c) => {
+  const last = c.lastChild;  // the hand's name after its run's number and words
+  if (last && last.nodeType === Node.TEXT_NODE) last.textContent = name; else c.append(name);
+})"""
 
 
 def chips_add_up(s: dict[str, Any]) -> None:
@@ -337,14 +340,16 @@ def test_a_home_game_through_every_control_of_the_hosts_table(server: str, brows
         act(raiser, "raise", raiser.state()["hand"]["legal"]["min_raise_to"])
         alice.page.click("#host-panel summary")
         alice.page.click("#pause-btn")  # a hand in play is played out; then no hand is dealt until resumed
+        wait_for(alice, lambda x: x["paused"] is not None)  # the click's request applied before the folds
         s = play(seats, lambda x: x["hand"]["complete"], lambda p, x: "fold")
         assert s["paused"] == {"by": "Alice 主"}
         raiser.wait_version(s["version"])
         raiser.page.wait_for_selector("#show-card-0", state="visible")
         assert raiser.page.is_visible("#show-both")
         raiser.shot("uncontested-show")
+        before = s["version"]
         raiser.page.click("#show-card-0")
-        s = alice.state()
+        s = wait_for(alice, lambda x: x["version"] > before)  # the click's request is on its way, not yet applied
         card = raiser.state()["hand"]["you"]["hole"][0]
         rseat = raiser.state()["you"]
         assert s["hand"]["seats"][rseat]["showed"] == [card]
@@ -506,7 +511,7 @@ def test_a_home_game_through_every_control_of_the_hosts_table(server: str, brows
             p.shot("run-twice")
             # whatever the hands were, the longest names a run can show still fit every seat (CI once drew a
             # "Run 1 Three of a kind" wider than a phone's third of a row)
-            p.page.evaluate(LONGEST_RUN_NAMES, "Run 1 Three of a kind" if p.lang == "en" else "第 1 次 同花順")
+            p.page.evaluate(LONGEST_RUN_NAMES, "Three of a kind" if p.lang == "en" else "同花順")
             in_view(p, ["#boards", "#board2"], "both runs, longest hand names")
             p.shot("run-twice-longest-names")
 
@@ -530,6 +535,7 @@ def test_a_home_game_through_every_control_of_the_hosts_table(server: str, brows
         s = alice.state()
         assert next(x for x in s["players"] if x["seat"] == vseat)["stack"] == 0, "Bob never went broke"
         alice.page.click("#pause-btn")  # hold the next hand while Bob decides
+        wait_for(alice, lambda x: x["paused"] is not None)
         victim.wait_version(alice.state()["version"])
         victim.page.wait_for_selector("#out-rebuy", state="visible")
         assert "2,000" in victim.page.inner_text("#out-rebuy")

@@ -409,14 +409,19 @@ function drawSeat(seat) {
   const bestLine = q(".seat-best");
   bestLine.hidden = !shown;
   const second = shown ? hs.shown2 : null;  // the same hand on the second run's board
+  // a hand on a board run twice is named with its run: "Run 1 Full house", on a phone's opponent "(1) Full house"
+  const named = (n, category) => [el("span", { class: "run-no", "aria-hidden": "true" }, String(n)),
+    el("span", { class: "run-name" }, `${t("room.run_n", { n })} `), t(`category.${category}`)];
   if (shown) {
-    q(".cat").textContent = second ? `${t("room.run_n", { n: 1 })} ${t(`category.${shown.category}`)}` : t(`category.${shown.category}`);
+    if (second) q(".cat").replaceChildren(...named(1, shown.category));
+    else q(".cat").textContent = t(`category.${shown.category}`);
     q(".cat").dataset.category = shown.category;
     drawFaces(q(".seat-five"), shown.best, { size: "sm" });
   } else q(".seat-five").replaceChildren();
   const cat2 = q(".cat2");
   cat2.hidden = !second;
-  cat2.textContent = second ? `${t("room.run_n", { n: 2 })} ${t(`category.${second.category}`)}` : "";
+  if (second) cat2.replaceChildren(...named(2, second.category));
+  else cat2.textContent = "";
   if (seat === me && $("my-strength")) {
     const words = (x) => (x ? (LANG === "en" ? x.en : x.zh) : null);
     const one = words(hand?.you?.strength), two = words(hand?.you?.strength2);
