@@ -33,7 +33,7 @@ def settle(page: Any) -> None:
 
 
 def state(ctx: Any, base: str, code: str) -> dict[str, Any]:
-    data: dict[str, Any] = ctx.request.get(f"{base}/api/rooms/{code}").json()
+    data: dict[str, Any] = ctx.request.get(f"{base}/api/rooms/{code}", max_retries=2).json()
     return data
 
 

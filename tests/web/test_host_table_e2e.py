@@ -74,7 +74,9 @@ class Player:
         return data
 
     def state(self) -> dict[str, Any]:
-        data: dict[str, Any] = self.ctx.request.get(f"{self.base}/api/rooms/{self.code}").json()
+        # a poll may meet a kept-alive connection the server closes as idle (RFC 9112 9.3.1: a client retries an
+        # idempotent request then, as browsers do; Playwright retries ECONNRESET only when asked)
+        data: dict[str, Any] = self.ctx.request.get(f"{self.base}/api/rooms/{self.code}", max_retries=2).json()
         return data
 
     def open(self) -> None:

@@ -106,7 +106,7 @@ class Guest:
         return r.status, r.json()
 
     def state(self) -> dict[str, Any]:
-        data: dict[str, Any] = self.ctx.request.get(f"{self.base}/api/rooms/{self.code}").json()
+        data: dict[str, Any] = self.ctx.request.get(f"{self.base}/api/rooms/{self.code}", max_retries=2).json()
         return data
 
     def wait(self, ready: Callable[[dict[str, Any]], bool], timeout: float = 30) -> dict[str, Any]:

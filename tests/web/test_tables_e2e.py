@@ -49,7 +49,7 @@ class Player:
         return r.status, r.json()
 
     def state(self, code: str) -> dict[str, Any]:
-        data: dict[str, Any] = self.ctx.request.get(f"{self.base}/api/rooms/{code}").json()
+        data: dict[str, Any] = self.ctx.request.get(f"{self.base}/api/rooms/{code}", max_retries=2).json()
         return data
 
     def act_api(self, code: str, action: dict[str, Any]) -> dict[str, Any]:
