@@ -409,7 +409,7 @@ function drawSeat(seat) {
   const bestLine = q(".seat-best");
   bestLine.hidden = !shown;
   const second = shown ? hs.shown2 : null;  // the same hand on the second run's board
-  // a hand on a board run twice is named with its run: "Run 1 Full house", on a phone's opponent "(1) Full house"
+  // a hand on a board run twice is named with its run: "Run 1 Full house", on a phone "(1) Full house"
   const named = (n, category) => [el("span", { class: "run-no", "aria-hidden": "true" }, String(n)),
     el("span", { class: "run-name" }, `${t("room.run_n", { n })} `), t(`category.${category}`)];
   if (shown) {
