@@ -136,9 +136,11 @@ def test_round2_the_calculator_queue_is_bounded(tmp_path: Path) -> None:
     try:
         heavy = {"decks": 6, "hero": "AsKs", "opponents": ["random"] * 5, "precision": 0.001}
         answers: list[httpx.Response] = []
+        together = threading.Barrier(30)  # all in flight at once: a job done early would free its place
 
         def one() -> None:
             with httpx.Client(base_url=base, timeout=60) as c:
+                together.wait(timeout=30)
                 answers.append(c.post("/api/calc/equity", json=heavy))
 
         threads = [threading.Thread(target=one) for _ in range(30)]
