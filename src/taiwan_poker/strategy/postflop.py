@@ -49,12 +49,14 @@ import numpy.typing as npt
 from ..lru import LruMap
 from ..rules.actions import FOLD, Action, ActionKind
 from ..rules.replay import StreetAction
+from .defence import Defence, bettor_adds, solve
 from .legal import action_key, allin, check_or_call, check_or_fold, pot_fraction, raise_to
 from .particles import FloatArray, equity_against, equity_matrix, pair_clashes, percentiles, share_of, values
 from .range_read import (
     TRAP,
     ZETA,
     HandRead,
+    apply_actions,
     betting_share,
     decision_key,
     hand_read,
@@ -85,6 +87,7 @@ class Situation:
     hero_score: dict[int, FloatArray]  # per opponent, per holding of theirs: the seat's wins over run-outs
     hero_count: dict[int, FloatArray]
     standing: RangeStanding | None = None
+    defence: Defence | None = None  # heads-up facing a bet: the solved one-bet game (:mod:`.defence`)
 
 
 def _known_mask(cards: npt.NDArray[np.int64], known: list[int]) -> npt.NDArray[np.bool_]:
@@ -118,7 +121,43 @@ def situation(v: SeatView, rng: np.random.Generator) -> Situation:
         equity *= float((hero_score[s] * w).sum()) / den if den > 0 else 0.5
     place = share_of(range_eq, read.weights[v.seat], equity) if mine is not None else 0.5
     alpha = v.call_amount / v.pot if v.call_amount > 0 and v.pot > 0 else 0.0
-    return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count, standing)
+    dfn = solved_defence(v, read, standing)
+    if dfn is not None and mine is not None:  # against the bettor's range at its size, as the game solved it
+        s = v.opponents[0]
+        rho = dfn.bettor * _known_mask(sr.ranges[s].cards, known)
+        den = float((hero_count[s] * rho).sum())
+        equity = float((hero_score[s] * rho).sum()) / den if den > 0 else equity
+        sc, ct = standing.pairs[s]
+        place = share_of(equity_against(sc, ct, dfn.bettor), read.weights[v.seat], equity)
+    return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count, standing, dfn)
+
+
+_defences: LruMap[tuple[object, ...], Defence] = LruMap(STANDINGS, clock=lambda: 0.0)
+
+
+def solved_defence(v: SeatView, read: HandRead, standing: RangeStanding) -> Defence | None:
+    """Heads-up, facing the one opponent's bet or raise: the one-bet game solved (:mod:`.defence`), once per
+    decision point; None elsewhere."""
+    this = [a for a in v.history if a.street == v.street]
+    if v.call_amount <= 0 or len(v.opponents) != 1 or not this:
+        return None
+    last, s = this[-1], v.opponents[0]
+    if last.seat != s or not last.aggressive or s not in standing.pairs or v.seat not in read.weights:
+        return None
+    key = decision_key(v)
+    hit = _defences.get(key)
+    if hit is not None:
+        return hit
+    before = apply_actions(v, read.street, v.street, upto=len(this) - 1)[s]
+    sc, ct = standing.pairs[s]
+    valid = ct > 0
+    eq = np.where(valid, sc / np.maximum(ct, 1), 0.0).astype(np.float64)
+    pot = v.pot - last.amount
+    to_call = max(0, last.level_before - (last.to - last.amount))
+    adds = bettor_adds(pot, to_call, v.call_amount, v.stacks[s] + last.amount, v.stack)
+    out = solve(eq, valid, read.weights[v.seat], before, pot, to_call, adds)
+    _defences.put(key, out)
+    return out
 
 
 _range_eqs: LruMap[tuple[object, ...], RangeStanding] = LruMap(STANDINGS, clock=lambda: 0.0)
@@ -185,7 +224,10 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
     start = st.standing.start if st.standing is not None else 0.5
     alpha = min(0.95, alpha + RANGE_DISADVANTAGE * max(0.0, 0.5 - start)) if alpha > 0 else 0.0
     q, e = st.place, st.equity
-    if e > PRICE_SAFETY * price:
+    if st.defence is not None:  # the solved game's fold share (at most the minimum defence), from the bottom
+        alpha = min(st.defence.fold_share, st.alpha)
+        fold = 0.0 if e > price else float(smooth((alpha - q) / 0.03))
+    elif e > PRICE_SAFETY * price:
         fold = 0.0
     elif facing_raise(v) or (BARRELS_BY_PRICE and facing_barrel(v)):  # mostly value: the price alone answers
         fold = float(smooth((PRICE_SAFETY * price - e) / 0.03))

@@ -261,15 +261,17 @@ def street_read(v: SeatView, street: int, rng: np.random.Generator) -> StreetRea
     return read
 
 
-def apply_actions(v: SeatView, read: StreetRead, street: int) -> dict[int, FloatArray]:
-    """Every seat's weights after the actions of ``street`` so far (sizes from the pot as it went)."""
+def apply_actions(v: SeatView, read: StreetRead, street: int, upto: int | None = None) -> dict[int, FloatArray]:
+    """Every seat's weights after the actions of ``street`` so far (sizes from the pot as it went); with ``upto``,
+    after only the street's first ``upto`` actions."""
     weights = {s: r.weights.copy() for s, r in read.ranges.items()}
     pot = read.pot
     bets: dict[int, int] = {}
     folded: set[int] = set()
     raised = False
-    for a in v.history:
-        if a.street != street or a.seat not in weights:
+    actions = [a for a in v.history if a.street == street]
+    for a in actions[:upto]:
+        if a.seat not in weights:
             continue
         before = bets.get(a.seat, 0)
         call_part = max(0, a.level_before - before)
