@@ -61,6 +61,8 @@ def strategy(v: SeatView, rng: random.Random) -> Strategy:
             return Strategy(tuple(choices), "tables", price, eq, None, alpha)
         return Strategy(tuple(fallback_choices(v)), "ranking", price, None, None, alpha)
     st = situation(v, numpy_rng(rng))
+    if st.defence is not None:  # heads-up: the solved one-bet game's fold share (never above the minimum defence)
+        alpha = min(alpha, st.defence.fold_share)
     return Strategy(tuple(merge(v, postflop_choices(v, st))), "postflop", price, st.equity, st.place, alpha, st)
 
 

@@ -11,12 +11,17 @@ the kind and size of each action) and the seat's own cards:
   read it (0 the weakest hand it can have here, 1 the best).
 
 **Facing a bet** that costs ``c`` into a pot ``P`` (the price ``c/(P + c)``,
-the minimum defence ``1 − α`` with ``α = c/P``): a hand whose equity beats the
-price is never folded (nor one within a tenth of it: the estimate is noisy);
-otherwise the hand folds when its place is below ``α`` (``α^(1/k)`` when ``k``
-players share the defence), so the range as a whole folds at most ``α``, at
-every size — no fixed equity margin.  Facing a raise (of a bet made on this
-street) only the price counts: raises are read as mostly value.  The top 12 % of the
+the minimum defence ``1 − α`` with ``α = c/P``), **heads-up**: the one-bet game
+of :mod:`.defence` is solved at the decision point (the bettor's range before
+its bet against the seat's own, check-down payoffs); the equity and place are
+then against the bettor's range *at the size it bet* as that game has it, the
+hand folds when its place is below the game's fold share (at most ``α``), and
+a hand whose equity beats the price is never folded.  **Multi-way** the read's
+range answers: a hand whose equity beats the price is never folded (nor one
+within a tenth of it: the estimate is noisy); otherwise the hand folds when
+its place is below ``α^(1/k)`` (``k`` players share the defence), so the range
+as a whole folds at most ``α``, at every size — no fixed equity margin; facing
+a raise only the price counts (raises are read as mostly value).  The top 12 % of the
 range (7 % multi-way) raises for value most of the time, and heads-up on the
 flop and turn a third of the hands just below the fold line raise as bluffs
 instead of folding.
