@@ -19,7 +19,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from math import comb
 from typing import NamedTuple
@@ -32,7 +32,10 @@ from ..rules.actions import ALLIN, Action, ActionKind
 from ..rules.events import ActionTaken, BlindPosted, BoardDealt, DealerBurn, HandShown, PrivateCards
 from ..rules.hand import Hand
 from ..rules.pots import build_pots
+from ..rules.replay import replay
 from ..rules.ruleset import RuleSet
+from ..rules.views import events_for
+from ..strategy.habits import Habits, count_hand
 from ..strategy.seat import SeatView, seat_view
 from .lbr import (
     DistributionPolicy,
@@ -49,37 +52,65 @@ from .lbr import (
 from .policies import Policy
 
 
+class Memory:
+    """What the players of a match have seen each other do before the flop so far (:mod:`~..strategy.habits`),
+    by who plays (the two or more policies of the match, whatever seat they take in a deal)."""
+
+    def __init__(self) -> None:
+        self.seen: dict[object, Habits] = {}
+
+    def habits(self, players: Sequence[object]) -> tuple[Habits | None, ...]:
+        return tuple(self.seen.get(p) for p in players)
+
+    def add(self, hand: Hand, players: Sequence[object]) -> None:
+        for seat, h in count_hand(replay(events_for(hand, None)).actions).items():
+            self.seen[players[seat]] = self.seen.get(players[seat], Habits()) + h
+
+
 def play_to_end(hand: Hand, policies: Sequence[Policy], rngs: Sequence[random.Random],
-                timings: list[float] | None = None, timed_seats: frozenset[int] = frozenset()) -> Hand:
-    """Let each seat's policy act, from its seat's view, until the hand is over (an illegal action raises)."""
+                timings: list[float] | None = None, timed_seats: frozenset[int] = frozenset(),
+                habits: tuple[Habits | None, ...] = ()) -> Hand:
+    """Let each seat's policy act, from its seat's view (with the players' ``habits`` seen so far), until the hand
+    is over (an illegal action raises)."""
     while not hand.complete:
         seat = hand.to_act
         assert seat is not None
         t0 = time.perf_counter()
-        action = policies[seat](seat_view(hand, seat), rngs[seat])
+        view = seat_view(hand, seat)
+        action = policies[seat](replace(view, habits=habits) if habits else view, rngs[seat])
         if timings is not None and seat in timed_seats:
             timings.append(time.perf_counter() - t0)
         hand.act(action, seat=seat)
     return hand
 
 
-def play_hand(rules: RuleSet, policies: Sequence[Policy], button: int, deal_seed: int,
-              decide_seeds: Sequence[int], timings: list[float] | None = None,
-              timed_seats: frozenset[int] = frozenset()) -> list[int]:
-    """One hand from fresh stacks; each seat's chips won (negative: lost)."""
+def _played(rules: RuleSet, policies: Sequence[Policy], button: int, deal_seed: int, decide_seeds: Sequence[int],
+            timings: list[float] | None, timed_seats: frozenset[int], memory: Memory | None) -> tuple[Hand, list[int]]:
     stacks = [rules.starting_stack] * rules.seats
     hand = Hand.start(rules, stacks, button, rng=random.Random(deal_seed))
-    play_to_end(hand, policies, [random.Random(s) for s in decide_seeds], timings, timed_seats)
+    players: list[object] = list(policies)
+    habits = memory.habits(players) if memory is not None else ()
+    play_to_end(hand, policies, [random.Random(s) for s in decide_seeds], timings, timed_seats, habits)
+    if memory is not None:
+        memory.add(hand, players)
+    return hand, stacks
+
+
+def play_hand(rules: RuleSet, policies: Sequence[Policy], button: int, deal_seed: int,
+              decide_seeds: Sequence[int], timings: list[float] | None = None,
+              timed_seats: frozenset[int] = frozenset(), memory: Memory | None = None) -> list[int]:
+    """One hand from fresh stacks; each seat's chips won (negative: lost).  With ``memory``, the players see
+    each other's habits from the match's earlier hands, and this hand is added to them (policies are the
+    players: two seats with the same policy object count as one player)."""
+    hand, stacks = _played(rules, policies, button, deal_seed, decide_seeds, timings, timed_seats, memory)
     return [after - before for after, before in zip(hand.stacks, stacks, strict=True)]
 
 
 def play_hand_ev(rules: RuleSet, policies: Sequence[Policy], button: int, deal_seed: int,
                  decide_seeds: Sequence[int], timings: list[float] | None = None,
-                 timed_seats: frozenset[int] = frozenset()) -> list[float]:
+                 timed_seats: frozenset[int] = frozenset(), memory: Memory | None = None) -> list[float]:
     """As :func:`play_hand`, but a hand dealt out after an all-in scores its expected chips (:func:`allin_ev`)."""
-    stacks = [rules.starting_stack] * rules.seats
-    hand = Hand.start(rules, stacks, button, rng=random.Random(deal_seed))
-    play_to_end(hand, policies, [random.Random(s) for s in decide_seeds], timings, timed_seats)
+    hand, stacks = _played(rules, policies, button, deal_seed, decide_seeds, timings, timed_seats, memory)
     ev = allin_ev(hand, np.random.default_rng(deal_seed))
     return ev if ev is not None else [float(after - before) for after, before in zip(hand.stacks, stacks, strict=True)]
 
@@ -172,11 +203,13 @@ class Tally:
 def duplicate_heads_up(rules: RuleSet, hero: Policy, villain: Policy, deals: int, seed: int = 0,
                        tally: Tally | None = None, *, allin_ev: bool = False) -> Tally:
     """``deals`` deals, each played twice with the seats swapped; units are the hero's big blinds per hand.
+    The two remember each other's habits over the match (:class:`Memory`), as players at one table do.
 
     ``allin_ev``: score hands dealt out after an all-in by their expected chips (:func:`allin_ev`)."""
     tally = tally or Tally()
     play = play_hand_ev if allin_ev else play_hand
     bb = rules.big_blind
+    memory = Memory()
     t0 = time.perf_counter()
     for d in range(deals):
         deal_seed = seed * 1_000_003 + d
@@ -185,7 +218,8 @@ def duplicate_heads_up(rules: RuleSet, hero: Policy, villain: Policy, deals: int
         for hero_seat in (0, 1):
             seats = [hero, villain] if hero_seat == 0 else [villain, hero]
             decide = [deal_seed * 4 + hero_seat * 2 + s for s in (0, 1)]
-            net += play(rules, seats, button, deal_seed, decide, tally.timings, frozenset({hero_seat}))[hero_seat]
+            net += play(rules, seats, button, deal_seed, decide, tally.timings, frozenset({hero_seat}),
+                        memory)[hero_seat]
         tally.units.append(net / 2 / bb)
         tally.hands += 2
     tally.seconds += time.perf_counter() - t0
@@ -194,13 +228,15 @@ def duplicate_heads_up(rules: RuleSet, hero: Policy, villain: Policy, deals: int
 
 def duplicate_ring(rules: RuleSet, hero: Policy, field_: Policy, deals: int, seed: int = 0,
                    tally: Tally | None = None, *, allin_ev: bool = False) -> Tally:
-    """``deals`` deals at a full table, each played once with the hero in every seat against copies of ``field_``.
+    """``deals`` deals at a full table, each played once with the hero in every seat against copies of ``field_``
+    (the copies are one player to the hero's memory of habits, :class:`Memory`).
 
     ``allin_ev``: score hands dealt out after an all-in by their expected chips (:func:`allin_ev`)."""
     tally = tally or Tally()
     play = play_hand_ev if allin_ev else play_hand
     n = rules.seats
     bb = rules.big_blind
+    memory = Memory()
     t0 = time.perf_counter()
     for d in range(deals):
         deal_seed = seed * 1_000_003 + d
@@ -209,7 +245,8 @@ def duplicate_ring(rules: RuleSet, hero: Policy, field_: Policy, deals: int, see
         for hero_seat in range(n):
             seats = [hero if s == hero_seat else field_ for s in range(n)]
             decide = [deal_seed * 16 + hero_seat * n + s for s in range(n)]
-            net += play(rules, seats, button, deal_seed, decide, tally.timings, frozenset({hero_seat}))[hero_seat]
+            net += play(rules, seats, button, deal_seed, decide, tally.timings, frozenset({hero_seat}),
+                        memory)[hero_seat]
         tally.units.append(net / n / bb)
         tally.hands += n
     tally.seconds += time.perf_counter() - t0

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from ..strategy.seat import seat_view
 from ..tables import Act, TableState
 from .levels import policy_of
+from .table_habits import with_habits
 
 log = logging.getLogger("taiwan_poker.bots")
 
@@ -26,7 +27,7 @@ def bot_move(state: TableState, rng: random.Random, on_failure: Callable[[], Non
     seat, occupant = turn
     assert occupant.bot is not None
     try:
-        action = policy_of(occupant.bot)(seat_view(hand, seat), rng)
+        action = policy_of(occupant.bot)(with_habits(state, seat_view(hand, seat)), rng)
     except Exception:
         log.exception("a bot failed to decide; it checks or folds", extra={"level": occupant.bot})
         if on_failure is not None:

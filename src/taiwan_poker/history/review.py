@@ -29,7 +29,7 @@ at that moment with the chips it won.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -41,6 +41,7 @@ from ..rules.events import ActionTaken, BoardDealt, HandShown, PotAwarded
 from ..rules.hand import Hand
 from ..rules.replay import STREET_NAMES, replay
 from ..rules.views import events_for
+from ..strategy.habits import Habits
 from ..strategy.legal import action_key
 from ..strategy.policy import Strategy, values
 from ..strategy.seat import SeatView, seat_view
@@ -120,8 +121,10 @@ def _taken(ev: ActionTaken) -> Action:
     return Action(ev.kind)
 
 
-def review(hand: Hand, seat: int, seed: int = 0) -> tuple[list[Decision], AllInEV | None]:
-    """The seat's decisions in ``hand`` (complete), and the all-in EV where it applies."""
+def review(hand: Hand, seat: int, seed: int = 0, habits: tuple[Habits | None, ...] = ()
+           ) -> tuple[list[Decision], AllInEV | None]:
+    """The seat's decisions in ``hand`` (complete), and the all-in EV where it applies; ``habits``: what the
+    table had seen of each seat's player before this hand (the coach saw them too, :mod:`~..strategy.habits`)."""
     events = hand.events
     shown = {e.seat: e for e in events if isinstance(e, HandShown)}
     decisions: list[Decision] = []
@@ -134,6 +137,8 @@ def review(hand: Hand, seat: int, seed: int = 0) -> tuple[list[Decision], AllInE
             continue
         before = Hand.from_events(hand.rules, events[:i])
         view = seat_view(before, seat)
+        if habits:
+            view = replace(view, habits=habits)
         advice, plan = advise_with_plan(view, np.random.default_rng(seed * 1000 + i), SAMPLES)
         taken = _taken(ev)
         verdict, loss, p = mark(view, plan, taken)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..bots.table_habits import habits_at, with_habits
 from ..coach.advice import advise
 from ..history.exports import Format, HandRecord, hand_record, render_json, render_text
 from ..history.hand_stats import hand_stats
@@ -121,7 +122,7 @@ class RoomReads:
         out: dict[str, Any] = {"on": True, "version": state.version, "advice": None}
         if hand is not None and seat is not None and not hand.complete and hand.to_act == seat and not state.over:
             rng = np.random.default_rng(self.rng_factory().getrandbits(128))
-            out["advice"] = advise(seat_view(hand, seat), rng).to_json()
+            out["advice"] = advise(with_habits(state, seat_view(hand, seat)), rng).to_json()
         return out
 
     # -- played hands: which one, and may you see it ------------------------------------------------------------
@@ -150,7 +151,8 @@ class RoomReads:
         index = self.hand_index(state, hand_no, member, played=True, finished=True)
         seat = state.seat_in_hand(member.id, index)
         assert seat is not None
-        decisions, ev = review_hand(state.hands[index], seat, seed=hand_no)
+        habits = habits_at(state, index) if len(state.lineups) == len(state.hands) else ()
+        decisions, ev = review_hand(state.hands[index], seat, seed=hand_no, habits=habits)
         return {"hand_no": hand_no, "seat": seat, "decisions": [d.to_json() for d in decisions],
                 "allin_ev": ev.to_json() if ev is not None else None}
 

@@ -27,6 +27,7 @@ import numpy as np
 from ..rules.actions import ALLIN, CALL, CHECK, FOLD, Action, ActionKind
 from .classes import CLASSES, class_index, class_of_cards, class_weights, removal_matrix
 from .equity_matrix import equity_matrix
+from .habits import PRIOR_FOLD
 from .legal import action_key, allin, check_or_call, check_or_fold, raise_to
 from .preflop import (
     READ_FLOOR,
@@ -141,7 +142,46 @@ def preflop_choices(v: SeatView) -> tuple[Choices, float | None] | None:
     eq = facing_equity(v, sit) if v.call_amount > 0 else None
     if eq is not None and eq > v.price() and _call_ends_betting(v):
         choices = [(check_or_call(v) if a.kind is ActionKind.FOLD else a, p) for a, p in choices]
-    return merge(v, choices), eq
+    return merge(v, reraise_folders(v, choices)), eq
+
+
+RERAISE_TIMES = 3  # the exploiting re-raise: to three times the bet faced
+
+
+def reraise_value(v: SeatView) -> tuple[Action, float] | None:
+    """Facing a raise before the flop: a re-raise to three times the bet and its value in chips against the
+    players' habits (:mod:`.habits`), if everyone folds the pot, else the re-raise lost (the hand's equity is
+    not counted: a floor).  None without habits to go on, or when no re-raise is legal."""
+    raiser = v.aggressor(0)
+    if v.street != 0 or v.call_amount <= 0 or raiser is None or raiser == v.seat or raiser >= len(v.habits):
+        return None
+    seen = v.habits[raiser]
+    if seen is None:
+        return None
+    action = raise_to(v, RERAISE_TIMES * v.current_bet)
+    if action.kind not in (ActionKind.RAISE, ActionKind.ALLIN) or action_key(v, action) <= v.current_bet:
+        return None
+    risk = action_key(v, action) - v.bets[v.seat]
+    level = v.raises_on(0) + 1  # the level the others then face
+    folds = seen.fold_to_reraise()
+    for s in v.live:
+        if s in (v.seat, raiser) or v.stacks[s] == 0:
+            continue
+        other = v.habits[s] if s < len(v.habits) else None
+        folds *= other.fold_rate(level) if other is not None else PRIOR_FOLD[min(level, len(PRIOR_FOLD) - 1)]
+    return action, folds * v.pot - (1 - folds) * risk
+
+
+def reraise_folders(v: SeatView, choices: Choices) -> Choices:
+    """Against players who fold to re-raises too often (their habits at this table), the tables' folds of this
+    hand become that re-raise when it wins more than it loses on folds alone (:func:`reraise_value`)."""
+    fold = sum(p for a, p in choices if a.kind is ActionKind.FOLD)
+    if fold <= 0 or not v.habits:
+        return choices
+    found = reraise_value(v)
+    if found is None or found[1] <= 0:
+        return choices
+    return [(a, p) for a, p in choices if a.kind is not ActionKind.FOLD] + [(found[0], fold)]
 
 
 def _call_ends_betting(v: SeatView) -> bool:

@@ -14,7 +14,9 @@ over the pot after calling):
 
 * a **check** with a bet available: the value share the player would have bet
   (:func:`betting_share`, the strategy's own) is mostly gone, but for the
-  traps of the very top, ``1 − (1 − 0.2·s((u − 0.93)/0.02))·s((u − (1 − V))/0.03)``;
+  slow-plays (15 % of it everywhere, :data:`CHECK_KEEP`) and the traps of the
+  very top out of position, ``1 − (1 − k)·s((u − (1 − V))/0.03)`` with
+  ``k = max(0.15, 0.2·s((u − 0.93)/0.02))``;
 * a **call** of a bet of size ``f``: its minimum defence says at most
   ``α = f/(1 + f)`` folds, so the caller's range loses its bottom ``0.85·α``
   (smoothly) and part of its top (those hands raise), ``× (1 − 0.4·s((u − 0.9)/0.1))``;
@@ -93,6 +95,7 @@ VALUE = {1: 0.38, 2: 0.30, 3: 0.24}  # the share of a range that bets for value 
 OUT_OF_POSITION = 0.85
 MULTIWAY = 0.55
 TRAP = 0.2  # the share of the very best hands that check (out of position, before the river)
+CHECK_KEEP = 0.15  # the share of its value hands a check is read to keep, anywhere (slow-plays; a floor)
 
 
 def betting_share(street: int, last: bool, opponents: int) -> float:
@@ -119,7 +122,8 @@ def reweight(weights: FloatArray, u: FloatArray, action: StreetAction, f: float,
     if kind is ActionKind.CHECK:
         # the value hands bet; what checks is the rest, with the traps of the very top
         trap = TRAP * smooth((u - 0.93) / 0.02) if traps else 0.0
-        factor = 1.0 - (1.0 - trap) * smooth((u - (1.0 - check_share)) / 0.03)
+        keep = np.maximum(trap, CHECK_KEEP)  # a check never rules the strong hands out: players slow-play
+        factor = 1.0 - (1.0 - keep) * smooth((u - (1.0 - check_share)) / 0.03)
     elif kind is ActionKind.CALL:
         alpha = f / (1 + f) if f > 0 else 0.0
         factor = smooth((u - 0.85 * alpha) / 0.08) * (1.0 - 0.4 * smooth((u - 0.9) / 0.1 * 3))

@@ -19,6 +19,7 @@ from ..rules.actions import ActionKind
 from ..rules.hand import Hand
 from ..rules.replay import STREET_NAMES, StraddlePost, StreetAction, replay
 from ..rules.views import events_for, view
+from .habits import Habits
 
 STREETS = STREET_NAMES
 
@@ -48,6 +49,7 @@ class SeatView:
     history: tuple[StreetAction, ...]
     start_stacks: tuple[int, ...] = ()  # each seat's chips before the blinds (0: not dealt in)
     straddle: int | None = None  # the seat that posted a straddle this hand
+    habits: tuple[Habits | None, ...] = ()  # per seat, what the table saw its player do in earlier hands (public)
 
     @property
     def dealt(self) -> tuple[int, ...]:

@@ -1,0 +1,47 @@
+"""The players' habits at a table (:mod:`~taiwan_poker.strategy.habits`), from its earlier hands' public actions:
+what a bot and the coach see of the others, as a player at the table would have."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..lru import LruMap
+from ..rules.hand import Hand
+from ..rules.replay import replay
+from ..rules.views import events_for
+from ..strategy.habits import Habits, count_hand
+from ..strategy.seat import SeatView
+from ..tables import TableState
+
+HANDS = 300  # the most recent hands counted
+_counts: LruMap[tuple[object, ...], dict[int, Habits]] = LruMap(4096, clock=lambda: 0.0)
+
+
+def _hand_counts(hand: Hand) -> dict[int, Habits]:
+    """One finished hand's counts per seat, kept: a hand's story does not change once it is over."""
+    key = (hand.events[0], hash(hand.events[1]) if len(hand.events) > 1 else 0, hand.version)
+    hit = _counts.get(key)
+    if hit is None:
+        hit = count_hand(replay(events_for(hand, None)).actions)
+        _counts.put(key, hit)
+    return hit
+
+
+def habits_at(state: TableState, index: int) -> tuple[Habits | None, ...]:
+    """The habits of whoever sat in each seat in hand ``index`` (0-based), over the table's hands before it."""
+    seen: dict[int, Habits] = {}
+    start = max(0, index - HANDS)
+    for hand, lineup in zip(state.hands[start:index], state.lineups[start:index], strict=True):
+        for seat, h in _hand_counts(hand).items():
+            who = lineup[seat] if seat < len(lineup) else None
+            if who is not None:
+                seen[who] = seen.get(who, Habits()) + h
+    return tuple(seen.get(m) if m is not None else None for m in state.lineups[index])
+
+
+def with_habits(state: TableState, view: SeatView) -> SeatView:
+    """``view`` (of the hand being played) with the habits of whoever sits in each seat (:func:`habits_at`); a
+    view before the flop facing no raise is returned as it is (nothing reads them there)."""
+    if view.street != 0 or view.raises_on(0) == 0 or len(state.hands) < 2 or len(state.lineups) != len(state.hands):
+        return view
+    return replace(view, habits=habits_at(state, len(state.hands) - 1))

@@ -1,0 +1,129 @@
+"""Habits (issue 22: "a plain bully beats the strongest level"; ranges that "never adapt"): what a table has seen
+a player do before the flop, counted from public actions, and the strongest level re-raising a player who
+folds to re-raises too often."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from taiwan_poker.bots.arena import Memory, duplicate_heads_up, play_to_end
+from taiwan_poker.bots.exploiters import EXPLOITERS
+from taiwan_poker.bots.levels import policy_of
+from taiwan_poker.bots.table_habits import habits_at, with_habits
+from taiwan_poker.bots.table_turn import bot_move
+from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
+from taiwan_poker.rules.replay import replay
+from taiwan_poker.rules.views import events_for
+from taiwan_poker.strategy.habits import PRIOR_FOLD_TO_RERAISE, Habits, count_hand
+from taiwan_poker.strategy.policy import strategy
+from taiwan_poker.strategy.seat import SeatView, seat_view
+from taiwan_poker.tables import Act, Deal, Open, TableState, decide, fold
+
+
+def _hand(seed: int, moves: list[str], seats: int = 2) -> Hand:
+    hand = Hand.start(RuleSet(decks=2, seats=seats), [2000] * seats, 0, rng=random.Random(seed))
+    for text in moves:
+        kind, _, to = text.partition(" ")
+        hand.act(Action(ActionKind(kind), int(to) if to else None))
+    return hand
+
+
+def test_a_hand_counts_raises_by_level_and_the_fold_to_a_reraise() -> None:
+    hand = _hand(1, ["raise 60", "raise 180", "fold"])  # heads-up: the button opens, the big blind re-raises
+    counts = count_hand(replay(events_for(hand, None)).actions)
+    button, blind = counts[0], counts[1]
+    assert button.spots == (1, 0, 1) and button.raises == (1, 0, 0) and button.folds == (0, 0, 1)
+    assert button.reraised == 1 and button.folded == 1
+    assert blind.spots == (0, 1, 0) and blind.raises == (0, 1, 0) and blind.reraised == 0
+    total = button + button
+    assert total.raises == (2, 0, 0) and total.folded == 2
+
+
+def test_rates_start_at_the_prior_and_follow_the_counts() -> None:
+    assert Habits().fold_to_reraise() == PRIOR_FOLD_TO_RERAISE
+    folder = Habits(reraised=200, folded=200)
+    assert folder.fold_to_reraise() > 0.95
+    assert Habits(spots=(100, 0, 0), raises=(100, 0, 0)).raise_rate(0) > 0.9
+
+
+def _facing_open_with_a_fold() -> tuple[SeatView, float]:
+    """The big blind heads-up facing a 3x open with a hand the tables mostly fold."""
+    for seed in range(200):
+        hand = _hand(seed, ["raise 60"])
+        v = seat_view(hand, hand.to_act)
+        fold_p = strategy(v, random.Random(0)).probability(v, Action(ActionKind.FOLD))
+        if fold_p > 0.9:
+            return v, fold_p
+    raise AssertionError("no folding hand found")
+
+
+def test_the_strongest_level_reraises_an_opener_who_folds_to_reraises() -> None:
+    v, fold_p = _facing_open_with_a_fold()
+    bully = Habits(spots=(60, 0, 0), raises=(60, 0, 0), reraised=50, folded=48)
+    exploited = strategy(replace(v, habits=(bully, None)), random.Random(0))
+    assert exploited.probability(v, Action(ActionKind.FOLD)) == 0.0
+    reraise = [p for a, p in exploited.choices if a.kind in (ActionKind.RAISE, ActionKind.ALLIN)]
+    assert sum(reraise) >= fold_p - 1e-9
+    # an opener who never folds to a re-raise is not re-raised light: the tables' fold stands
+    caller = Habits(spots=(60, 0, 0), raises=(60, 0, 0), reraised=50, folded=0)
+    sound = strategy(replace(v, habits=(caller, None)), random.Random(0))
+    assert sound.probability(v, Action(ActionKind.FOLD)) == fold_p
+
+
+def test_a_match_remembers_each_players_habits() -> None:
+    memory = Memory()
+    bully, strong = EXPLOITERS["bully"], policy_of("strong")
+    for seed in range(6):
+        hand = _hand(seed, [])
+        play_to_end(hand, [bully, strong], [random.Random(seed)] * 2, habits=memory.habits([bully, strong]))
+        memory.add(hand, [bully, strong])
+    seen = memory.seen[bully]
+    assert sum(seen.raises) >= 6  # the bully raised every hand it could
+    # and the duplicate matches keep one memory for the whole match
+    tally = duplicate_heads_up(RuleSet(decks=2, seats=2), strong, bully, 4, seed=1)
+    assert tally.hands == 8
+
+
+def test_a_table_counts_its_players_habits_over_its_hands() -> None:
+    rng = random.Random(4)
+    rules = RuleSet(decks=2, seats=2, starting_stack=20000)
+    state: TableState = fold(decide(None, Open(rules, 1, "Alice", ("strong",)), rng))
+    alice = state.seat_of(1)
+    assert alice is not None
+    raised = checked = 0
+    while len(state.hands) < 12 and state.hand is not None:
+        hand = state.hand
+        if hand.complete:
+            state = fold(decide(state, Deal(None), rng), state)  # the server deals the next hand
+            continue
+        seat = hand.to_act
+        assert seat is not None
+        occupant = state.seats[seat]
+        assert occupant is not None
+        if occupant.bot is None:  # Alice opens every pot to 3x and folds to any re-raise
+            v = seat_view(hand, seat)
+            if v.street == 0 and v.can(ActionKind.RAISE) and v.raises_on(0) == 0:
+                action, raised = Action(ActionKind.RAISE, 60), raised + 1
+            elif v.can(ActionKind.CHECK):
+                action = Action(ActionKind.CHECK)
+            else:
+                action = Action(ActionKind.FOLD)
+            state = fold(decide(state, Act(1, action), rng), state)
+        else:
+            v = seat_view(hand, seat)
+            if len(state.hands) >= 2 and v.street == 0 and v.raises_on(0) >= 1:
+                # the view a bot or the coach gets facing Alice's open carries what the table saw of her
+                seen_now = with_habits(state, v).habits
+                alice_now = state.lineups[-1].index(1)
+                assert seen_now and seen_now[alice_now] is not None and seen_now[alice_now].raises[0] >= 1
+                checked += 1
+            move = bot_move(state, rng)
+            assert move is not None
+            state = fold(decide(state, move, rng), state)
+    last = len(state.hands) - 1
+    seen = habits_at(state, last)[state.lineups[last].index(1)]
+    assert seen is not None and seen.raises[0] >= 1 and sum(seen.spots) >= seen.raises[0]
+    # the view a bot or the coach gets facing Alice's open carries them
+    hand = state.hand
+    assert raised >= 2 and checked >= 1
