@@ -34,16 +34,16 @@ def test_a_hand_counts_raises_by_level_and_the_fold_to_a_reraise() -> None:
     counts = count_hand(replay(events_for(hand, None)).actions)
     button, blind = counts[0], counts[1]
     assert button.spots == (1, 0, 1) and button.raises == (1, 0, 0) and button.folds == (0, 0, 1)
-    assert button.reraised == 1 and button.folded == 1
-    assert blind.spots == (0, 1, 0) and blind.raises == (0, 1, 0) and blind.reraised == 0
+    assert button.reraised == (1, 0) and button.folded == (1, 0)
+    assert blind.spots == (0, 1, 0) and blind.raises == (0, 1, 0) and blind.reraised == (0, 0)
     total = button + button
-    assert total.raises == (2, 0, 0) and total.folded == 2
+    assert total.raises == (2, 0, 0) and total.folded == (2, 0)
 
 
 def test_rates_start_at_the_prior_and_follow_the_counts() -> None:
-    assert Habits().fold_to_reraise() == PRIOR_FOLD_TO_RERAISE
-    folder = Habits(reraised=200, folded=200)
-    assert folder.fold_to_reraise() > 0.95
+    assert Habits().fold_to_reraise(0) == PRIOR_FOLD_TO_RERAISE[0]
+    folder = Habits(reraised=(200, 30), folded=(200, 0))
+    assert folder.fold_to_reraise(0) > 0.95 and folder.fold_to_reraise(1) < 0.2  # an open, a re-raise
     assert Habits(spots=(100, 0, 0), raises=(100, 0, 0)).raise_rate(0) > 0.9
 
 
@@ -60,13 +60,13 @@ def _facing_open_with_a_fold() -> tuple[SeatView, float]:
 
 def test_the_strongest_level_reraises_an_opener_who_folds_to_reraises() -> None:
     v, fold_p = _facing_open_with_a_fold()
-    bully = Habits(spots=(60, 0, 0), raises=(60, 0, 0), reraised=50, folded=48)
+    bully = Habits(spots=(60, 0, 0), raises=(60, 0, 0), reraised=(50, 0), folded=(48, 0))
     exploited = strategy(replace(v, habits=(bully, None)), random.Random(0))
     assert exploited.probability(v, Action(ActionKind.FOLD)) == 0.0
     reraise = [p for a, p in exploited.choices if a.kind in (ActionKind.RAISE, ActionKind.ALLIN)]
     assert sum(reraise) >= fold_p - 1e-9
     # an opener who never folds to a re-raise is not re-raised light: the tables' fold stands
-    caller = Habits(spots=(60, 0, 0), raises=(60, 0, 0), reraised=50, folded=0)
+    caller = Habits(spots=(60, 0, 0), raises=(60, 0, 0), reraised=(50, 0), folded=(0, 0))
     sound = strategy(replace(v, habits=(caller, None)), random.Random(0))
     assert sound.probability(v, Action(ActionKind.FOLD)) == fold_p
 

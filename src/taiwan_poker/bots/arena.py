@@ -256,22 +256,27 @@ def duplicate_ring(rules: RuleSet, hero: Policy, field_: Policy, deals: int, see
 # --- Local Best Response matches ---------------------------------------------------------------------------------
 
 
-def _responder(hand: Hand, seat: int, other: int) -> Callable[[Action], SeatView | None]:
+def _responder(hand: Hand, seat: int, other: int, habits: tuple[Habits | None, ...] = ()
+               ) -> Callable[[Action], SeatView | None]:
     """The other seat's view, without its cards, after ``seat`` would take an action (None if it would not act)."""
 
     def respond(action: Action) -> SeatView | None:
         fork = hand.fork()
         fork.act(action, seat=seat)
-        return strip(seat_view(fork, other)) if fork.to_act == other else None
+        return strip(replace(seat_view(fork, other), habits=habits)) if fork.to_act == other else None
 
     return respond
 
 
+LBR_PLAYERS = ("lbr", "opponent")
+
+
 def lbr_hand(rules: RuleSet, opponent: Policy | DistributionPolicy, model: DistributionPolicy, lbr_seat: int,
              button: int, deal_seed: int, settings: LbrSettings | None = None, *, ev: bool = True,
-             timings: list[float] | None = None) -> float:
+             timings: list[float] | None = None, memory: Memory | None = None) -> float:
     """One heads-up hand of LBR (in ``lbr_seat``) against ``opponent``, whose probabilities LBR reads from
-    ``model``; LBR's chips won (its expected chips when the board was dealt out after an all-in and ``ev``)."""
+    ``model``; LBR's chips won (its expected chips when the board was dealt out after an all-in and ``ev``).
+    With ``memory``, the opponent sees LBR's habits over the match, and LBR asks the model with them too."""
     stacks = [rules.starting_stack] * 2
     hand = Hand.start(rules, stacks, button, rng=random.Random(deal_seed))
     other = 1 - lbr_seat
@@ -279,19 +284,23 @@ def lbr_hand(rules: RuleSet, opponent: Policy | DistributionPolicy, model: Distr
     lbr.new_hand([c for c in hand.hole_cards(lbr_seat) if c is not None],
                  [c for c in hand.private_burns(lbr_seat) if c is not None], rules.decks)
     rng = random.Random(deal_seed * 4 + 2 + lbr_seat)
+    players = [LBR_PLAYERS[0] if s == lbr_seat else LBR_PLAYERS[1] for s in (0, 1)]
+    habits = memory.habits(players) if memory is not None else ()
     while not hand.complete:
         seat = hand.to_act
         assert seat is not None
-        view = seat_view(hand, seat)
+        view = replace(seat_view(hand, seat), habits=habits)
         if seat == lbr_seat:
             t0 = time.perf_counter()
-            action = lbr.decide(view, _responder(hand, seat, other))
+            action = lbr.decide(view, _responder(hand, seat, other, habits))
             if timings is not None:
                 timings.append(time.perf_counter() - t0)
         else:
             action = act_with(opponent, view, rng)
             lbr.observe(strip(view), action)
         hand.act(action, seat=seat)
+    if memory is not None:
+        memory.add(hand, players)
     result = allin_ev(hand, np.random.default_rng(deal_seed)) if ev else None
     return result[lbr_seat] if result is not None else float(hand.stacks[lbr_seat] - stacks[lbr_seat])
 
@@ -302,15 +311,18 @@ def lbr_heads_up(rules: RuleSet, opponent: Policy | DistributionPolicy, deals: i
     """LBR against ``opponent`` heads-up, duplicate: each deal played with LBR in either seat.  Units are LBR's
     big blinds per hand (×1000: milli-big-blinds per game, the paper's unit: the opponent's exploitability as
     LBR finds it).  The opponent's probabilities are its own when it tells them, else estimated with
-    ``samples`` seeded calls per decision (:class:`~.lbr.SampledDistribution`)."""
+    ``samples`` seeded calls per decision (:class:`~.lbr.SampledDistribution`).  The opponent remembers LBR's
+    habits over the match (:class:`Memory`) as it would at a table, and LBR reads its probabilities with them."""
     if rules.seats != 2:
         raise ValueError("LBR is heads-up")
     tally = tally or Tally()
     model = as_distribution(opponent, samples, seed)
+    memory = Memory()
     t0 = time.perf_counter()
     for d in range(deals):
         deal_seed = seed * 1_000_003 + d
-        net = sum(lbr_hand(rules, opponent, model, s, d % 2, deal_seed, settings, ev=ev, timings=tally.timings)
+        net = sum(lbr_hand(rules, opponent, model, s, d % 2, deal_seed, settings, ev=ev, timings=tally.timings,
+                           memory=memory)
                   for s in (0, 1))
         tally.units.append(net / 2 / rules.big_blind)
         tally.hands += 2

@@ -10,12 +10,16 @@ hands already played at the table (never the cards).  Per player:
 * how often it raised, and how often it folded, when it acted with nobody
   having raised yet, with one raise before it, and with two or more (a raise
   that goes all in counts);
-* how often, having raised, it folded when somebody re-raised it.
+* how often, having raised, it folded when somebody re-raised it;
+* after the flop, how often it bet when nobody had bet on the street, and how
+  often it raised a bet.
 
 The rates are shrunk towards what a sound player does (:data:`PRIOR`), by
 :data:`WEIGHT` hands' worth, so a few hands say little and a hundred say
 much.  :mod:`.preflop_seat` reads them (re-raising a player who folds to
-re-raises too often).
+re-raises too often), and so does :mod:`.postflop` (how far to trust a bet:
+a player who bets less often than a balanced range would is read by the
+size, one who bets more often is met with the solved defence).
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ from ..rules.replay import StreetAction
 LEVELS = 3  # no raise yet, one raise, two or more
 PRIOR_RAISE = (0.25, 0.08, 0.03)  # a sound player's raise rate at each level (6-handed; heads-up is looser)
 PRIOR_FOLD = (0.55, 0.8, 0.9)  # a sound player's fold rate at each level
-PRIOR_FOLD_TO_RERAISE = 0.5
+PRIOR_FOLD_TO_RERAISE = (0.5, 0.4)  # an open re-raised; a re-raise re-raised
+PRIOR_AFTER = (0.5, 0.15)  # after the flop: an unknown player's bet rate when it may open, raise rate facing a bet
 WEIGHT = 10.0  # the prior counts as this many observed spots
 
 
@@ -40,15 +45,18 @@ class Habits:
     spots: tuple[int, ...] = (0,) * LEVELS  # decisions at each raise level
     raises: tuple[int, ...] = (0,) * LEVELS
     folds: tuple[int, ...] = (0,) * LEVELS
-    reraised: int = 0  # re-raises faced over its own raise (its answer counted once per hand)
-    folded: int = 0  # of those, folds
+    reraised: tuple[int, int] = (0, 0)  # re-raises faced over its own open, over its own re-raise (once a hand)
+    folded: tuple[int, int] = (0, 0)  # of those, folds
+    after_spots: tuple[int, int] = (0, 0)  # after the flop: decisions with no bet yet on the street, facing one
+    after_raises: tuple[int, int] = (0, 0)  # of those, bets and raises
 
     def __add__(self, other: Habits) -> Habits:
         def add(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
             return tuple(a + b for a, b in zip(x, y, strict=True))
 
         return Habits(add(self.spots, other.spots), add(self.raises, other.raises), add(self.folds, other.folds),
-                      self.reraised + other.reraised, self.folded + other.folded)
+                      _add2(self.reraised, other.reraised), _add2(self.folded, other.folded),
+                      _add2(self.after_spots, other.after_spots), _add2(self.after_raises, other.after_raises))
 
     def raise_rate(self, level: int) -> float:
         """The shrunk rate of raising at ``level`` (0: unraised, 1: one raise, 2: two or more)."""
@@ -60,29 +68,45 @@ class Habits:
         i = min(level, LEVELS - 1)
         return (self.folds[i] + WEIGHT * PRIOR_FOLD[i]) / (self.spots[i] + WEIGHT)
 
-    def fold_to_reraise(self) -> float:
-        """The shrunk rate of folding, having raised, to a re-raise."""
-        return (self.folded + WEIGHT * PRIOR_FOLD_TO_RERAISE) / (self.reraised + WEIGHT)
+    def fold_to_reraise(self, level: int) -> float:
+        """The shrunk rate of folding to a re-raise, having raised at ``level`` (0: its open; more: a re-raise)."""
+        i = min(level, 1)
+        return (self.folded[i] + WEIGHT * PRIOR_FOLD_TO_RERAISE[i]) / (self.reraised[i] + WEIGHT)
+
+    def aggression_after(self, facing: bool) -> float:
+        """After the flop, the shrunk rate of betting when nobody has bet on the street (``facing`` False), or of
+        raising a bet (True)."""
+        i = int(facing)
+        return (self.after_raises[i] + WEIGHT * PRIOR_AFTER[i]) / (self.after_spots[i] + WEIGHT)
 
 
 def count_hand(actions: Iterable[StreetAction]) -> dict[int, Habits]:
-    """Each seat's counts from one hand's public actions (only those before the flop count)."""
+    """Each seat's counts from one hand's public actions (module docstring)."""
     spots: dict[int, list[int]] = {}
     raises: dict[int, list[int]] = {}
     folds: dict[int, list[int]] = {}
+    after_spots: dict[int, list[int]] = {}
+    after_raises: dict[int, list[int]] = {}
     raised_at: dict[int, int] = {}  # seat -> the number of raises when it last raised
     answered: set[int] = set()
-    reraised: dict[int, int] = {}
-    folded: dict[int, int] = {}
-    level = 0
+    reraised: dict[int, list[int]] = {}
+    folded: dict[int, list[int]] = {}
+    level, street = 0, 0
     for a in actions:
-        if a.street != 0:
-            break
         s = a.seat
+        if a.street != street:
+            level, street = 0, a.street
+        if street > 0:
+            i = min(level, 1)
+            after_spots.setdefault(s, [0, 0])[i] += 1
+            after_raises.setdefault(s, [0, 0])[i] += int(a.aggressive)
+            level += int(a.aggressive)
+            continue
         if s in raised_at and level > raised_at[s] and s not in answered:
             answered.add(s)
-            reraised[s] = 1
-            folded[s] = int(a.kind is ActionKind.FOLD)
+            own = min(raised_at[s] - 1, 1)  # its raise was an open (0) or a re-raise (1)
+            reraised.setdefault(s, [0, 0])[own] = 1
+            folded.setdefault(s, [0, 0])[own] = int(a.kind is ActionKind.FOLD)
         i = min(level, LEVELS - 1)
         spots.setdefault(s, [0] * LEVELS)[i] += 1
         row = raises.setdefault(s, [0] * LEVELS)
@@ -91,5 +115,17 @@ def count_hand(actions: Iterable[StreetAction]) -> dict[int, Habits]:
             row[i] += 1
             level += 1
             raised_at[s] = level
-    return {s: Habits(tuple(spots[s]), tuple(raises[s]), tuple(folds[s]), reraised.get(s, 0), folded.get(s, 0))
-            for s in spots}
+    seats = set(spots) | set(after_spots)
+    zero = [0] * LEVELS
+    return {s: Habits(tuple(spots.get(s, zero)), tuple(raises.get(s, zero)), tuple(folds.get(s, zero)),
+                      _pair(reraised.get(s)), _pair(folded.get(s)), _pair(after_spots.get(s)),
+                      _pair(after_raises.get(s)))
+            for s in seats}
+
+
+def _add2(x: tuple[int, int], y: tuple[int, int]) -> tuple[int, int]:
+    return x[0] + y[0], x[1] + y[1]
+
+
+def _pair(x: list[int] | None) -> tuple[int, int]:
+    return (x[0], x[1]) if x else (0, 0)

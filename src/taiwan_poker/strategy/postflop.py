@@ -55,6 +55,7 @@ from ..lru import LruMap
 from ..rules.actions import FOLD, Action, ActionKind
 from ..rules.replay import StreetAction
 from .defence import Defence, bettor_adds, solve
+from .habits import Habits
 from .legal import action_key, allin, check_or_call, check_or_fold, pot_fraction, raise_to
 from .particles import FloatArray, equity_against, equity_matrix, pair_clashes, percentiles, share_of, values
 from .range_read import (
@@ -78,6 +79,8 @@ BARRELS_BY_PRICE = True  # a later barrel after a called bet is answered by the 
 RANGE_DISADVANTAGE = 1.0  # each point of range equity under 50 % lets a point more of the range fold
 STANDINGS = 64  # decision points whose range standing is kept (LBR asks many hole cards at one point)
 PRICE_SAFETY = 0.9  # a hand folds only when its estimated equity is under 90 % of the price (estimates are noisy)
+HONEST = (0.35, 0.08)  # at or under these rates of betting, raising after the flop the read answers a bet ...
+AGGRESSIVE = (0.55, 0.2)  # ... at or over these the solved defence does (linear between; habits)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +96,11 @@ class Situation:
     hero_count: dict[int, FloatArray]
     standing: RangeStanding | None = None
     defence: Defence | None = None  # heads-up facing a bet: the solved one-bet game (:mod:`.defence`)
+    solved: float = 0.0  # how much the solved defence answers the bet (1) rather than the read (0): habits
+    read_equity: float = 0.5  # the equity and place against the read's range
+    read_place: float = 0.5
+    node_equity: float = 0.5  # ... and against the bettor's range at its size in the solved game
+    node_place: float = 0.5
 
 
 def _known_mask(cards: npt.NDArray[np.int64], known: list[int]) -> npt.NDArray[np.bool_]:
@@ -126,15 +134,33 @@ def situation(v: SeatView, rng: np.random.Generator) -> Situation:
         equity *= float((hero_score[s] * w).sum()) / den if den > 0 else 0.5
     place = share_of(range_eq, read.weights[v.seat], equity) if mine is not None else 0.5
     alpha = v.call_amount / v.pot if v.call_amount > 0 and v.pot > 0 else 0.0
+    read_equity, read_place = node_equity, node_place = equity, place
     dfn = solved_defence(v, read, standing)
+    solved = 0.0
     if dfn is not None and mine is not None:  # against the bettor's range at its size, as the game solved it
         s = v.opponents[0]
         rho = dfn.bettor * _known_mask(sr.ranges[s].cards, known)
         den = float((hero_count[s] * rho).sum())
-        equity = float((hero_score[s] * rho).sum()) / den if den > 0 else equity
+        node_equity = float((hero_score[s] * rho).sum()) / den if den > 0 else equity
         sc, ct = standing.pairs[s]
-        place = share_of(equity_against(sc, ct, dfn.bettor), read.weights[v.seat], equity)
-    return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count, standing, dfn)
+        node_place = share_of(equity_against(sc, ct, dfn.bettor), read.weights[v.seat], node_equity)
+        solved = trust_in_solving(v, s)
+        equity = solved * node_equity + (1 - solved) * equity
+        place = solved * node_place + (1 - solved) * place
+    return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count, standing, dfn, solved,
+                     read_equity, read_place, node_equity, node_place)
+
+
+def trust_in_solving(v: SeatView, bettor: int) -> float:
+    """How much the solved defence answers ``bettor``'s bet (1) rather than the read of its size (0), by how often
+    the table saw it bet (or raise) after the flop (:mod:`.habits`): a player who bets no more than a balanced
+    range would (:data:`HONEST`) bets for value and is read by the size; one who bets much more often
+    (:data:`AGGRESSIVE`) is met with the solved game.  Without habits, the prior's rate: mostly solved."""
+    seen = v.habits[bettor] if bettor < len(v.habits) else None
+    raising = facing_raise(v)
+    rate = (seen or Habits()).aggression_after(raising)
+    lo, hi = (HONEST[1], AGGRESSIVE[1]) if raising else (HONEST[0], AGGRESSIVE[0])
+    return float(min(1.0, max(0.0, (rate - lo) / (hi - lo))))
 
 
 _defences: LruMap[tuple[object, ...], Defence] = LruMap(STANDINGS, clock=lambda: 0.0)
@@ -229,15 +255,13 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
     start = st.standing.start if st.standing is not None else 0.5
     alpha = min(0.95, alpha + RANGE_DISADVANTAGE * max(0.0, 0.5 - start)) if alpha > 0 else 0.0
     q, e = st.place, st.equity
-    if st.defence is not None:  # the solved game's fold share (at most the minimum defence), from the bottom
-        alpha = min(st.defence.fold_share, st.alpha)
-        fold = 0.0 if e > price else float(smooth((alpha - q) / 0.03))
-    elif e > PRICE_SAFETY * price:
-        fold = 0.0
-    elif facing_raise(v) or (BARRELS_BY_PRICE and facing_barrel(v)):  # mostly value: the price alone answers
-        fold = float(smooth((PRICE_SAFETY * price - e) / 0.03))
-    else:  # the minimum defence against a bet
-        fold = float(smooth((alpha - q) / 0.03))
+    fold = _read_fold(v, st.read_equity, st.read_place, alpha, price)
+    if st.defence is not None and st.solved > 0:  # the solved game's fold share (at most α), from the bottom
+        solved_alpha = min(st.defence.fold_share, st.alpha)
+        w = st.solved
+        solved_fold = 0.0 if st.node_equity > price else float(smooth((solved_alpha - st.node_place) / 0.03))
+        fold = 0.0 if e > price else w * solved_fold + (1 - w) * fold  # e: the two readings' blend
+        alpha = w * solved_alpha + (1 - w) * alpha
     can_raise = v.can(ActionKind.RAISE) or (v.can(ActionKind.ALLIN) and v.stack > v.call_amount)
     heads_up = len(v.opponents) == 1
     value_raise = bluff_raise = 0.0
@@ -253,6 +277,16 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
             and raise_action.to - v.bets[v.seat] >= 0.6 * v.stack):
         raise_action = allin(v)
     return [(FOLD, fold), (check_or_call(v), call), (raise_action, value_raise + bluff_raise)]
+
+
+def _read_fold(v: SeatView, e: float, q: float, alpha: float, price: float) -> float:
+    """The fold of the read alone: never a hand within a tenth of the price; the minimum defence by place; a
+    raise or a later barrel (mostly value) by the price."""
+    if e > PRICE_SAFETY * price:
+        return 0.0
+    if facing_raise(v) or (BARRELS_BY_PRICE and facing_barrel(v)):  # mostly value: the price alone answers
+        return float(smooth((PRICE_SAFETY * price - e) / 0.03))
+    return float(smooth((alpha - q) / 0.03))  # the minimum defence against a bet
 
 
 def value_share(v: SeatView) -> float:

@@ -163,7 +163,7 @@ def reraise_value(v: SeatView) -> tuple[Action, float] | None:
         return None
     risk = action_key(v, action) - v.bets[v.seat]
     level = v.raises_on(0) + 1  # the level the others then face
-    folds = seen.fold_to_reraise()
+    folds = seen.fold_to_reraise(level - 2)  # the raiser's raise was an open (0) or a re-raise
     for s in v.live:
         if s in (v.seat, raiser) or v.stacks[s] == 0:
             continue
