@@ -15,6 +15,7 @@ from taiwan_poker.cards import Card
 from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
 from taiwan_poker.rules.actions import FOLD
 from taiwan_poker.rules.replay import StreetAction
+from taiwan_poker.strategy.habits import Habits
 from taiwan_poker.strategy.legal import action_key
 from taiwan_poker.strategy.policy import strategy
 from taiwan_poker.strategy.postflop import facing_raise
@@ -133,3 +134,21 @@ def test_a_tiny_bet_is_called_by_nearly_everything_and_a_huge_one_by_little() ->
     small = [own_range_folds(seat_view(h, h.to_act))[0] for h in (flop_spot(7, "bet 20"),)]
     big = [own_range_folds(seat_view(h, h.to_act))[0] for h in (flop_spot(7, "allin"),)]
     assert small[0] < 0.2 and big[0] > small[0]
+
+
+def test_how_far_the_solved_defence_answers_a_bet_follows_the_bettors_habits() -> None:
+    """Issue 22, item 3 with habits: a bettor the table saw bet rarely after the flop (value-heavy) is read by its
+    size; one who bets nearly every time meets the solved one-bet game; an unknown one mostly the solved game."""
+    hand = flop_spot(2, "bet 100")
+    v = seat_view(hand, hand.to_act)
+    bettor = v.opponents[0]
+
+    def solved(h: Habits | None) -> float:
+        habits = tuple(h if s == bettor else None for s in range(len(v.stacks)))
+        sit = strategy(replace(v, habits=habits), random.Random(0)).situation
+        assert sit is not None and sit.defence is not None
+        return sit.solved
+
+    assert solved(Habits(after_spots=(400, 0), after_raises=(80, 0))) == 0.0  # bets 20 % of the time
+    assert solved(Habits(after_spots=(400, 0), after_raises=(360, 0))) == 1.0  # bets 90 %
+    assert 0.5 < solved(None) < 1.0
