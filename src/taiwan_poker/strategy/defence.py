@@ -11,7 +11,9 @@ run-outs, the read's).  This is the model Local Best Response plays by, so a
 defence solved in it leaves a bet-everything line nothing to gain.
 
 The game is solved by CFR+ (regret matching with regrets floored at zero, a
-linearly weighted average), vectorised over both ranges (:data:`ITERATIONS`).
+linearly weighted average), vectorised over both ranges (:data:`ITERATIONS`),
+without the holdings the reads have all but ruled out (:data:`PRUNE`; they
+fold, as the weakest would).
 From its average strategy at the size actually bet the defence takes:
 
 * the **bettor's range at that size**: its range before the bet times the
@@ -36,7 +38,8 @@ import numpy.typing as npt
 
 from .particles import FloatArray
 
-ITERATIONS = 160
+ITERATIONS = 120
+PRUNE = 0.01  # holdings under this share of their range's largest weight are left out of the game
 NODE_FLOOR = 0.02  # each bettor holding keeps this share of the size's mean probability (a read never empties)
 EXTRA_SIZES = (0.5, 1.0)  # pot fractions the bettor may choose besides its own size and all in
 SAME_SIZE = 0.1  # sizes within this share of each other count as one
@@ -85,6 +88,16 @@ def solve(
     weights (the bettor's before its bet), ``pot`` the pot before the bet, ``to_call`` what the bettor had
     to call, ``adds`` what the defender must add to call each size (the size bet first).
     """
+    # holdings the reads have all but ruled out take no part (a smaller game, the same answer)
+    keep_d = np.flatnonzero(defender > PRUNE * float(defender.max(initial=0.0)))
+    keep_r = np.flatnonzero(bettor > PRUNE * float(bettor.max(initial=0.0)))
+    if len(keep_d) and len(keep_r) and (len(keep_d) < len(defender) or len(keep_r) < len(bettor)):
+        sub = solve(eq_defender[np.ix_(keep_d, keep_r)], valid[np.ix_(keep_d, keep_r)], defender[keep_d],
+                    bettor[keep_r], pot, to_call, adds, iterations)
+        full = np.zeros(len(bettor))
+        full[keep_r] = sub.bettor
+        share = float(defender[keep_d].sum() / max(float(defender.sum()), 1e-12))
+        return Defence(full, sub.fold_share * share + (1 - share), sub.sizes, sub.exploitability)
     V = valid.astype(np.float64)
     ED = np.where(valid, eq_defender, 0.0)
     ER = V - ED  # the bettor's equity on valid pairs
