@@ -32,10 +32,8 @@ from ..rules.actions import ALLIN, Action, ActionKind
 from ..rules.events import ActionTaken, BlindPosted, BoardDealt, DealerBurn, HandShown, PrivateCards
 from ..rules.hand import Hand
 from ..rules.pots import build_pots
-from ..rules.replay import replay
 from ..rules.ruleset import RuleSet
-from ..rules.views import events_for
-from ..strategy.habits import Habits, count_hand
+from ..strategy.habits import Habits
 from ..strategy.seat import SeatView, seat_view
 from .lbr import (
     DistributionPolicy,
@@ -50,6 +48,7 @@ from .lbr import (
     win_probability,
 )
 from .policies import Policy
+from .table_habits import hand_counts
 
 
 class Memory:
@@ -63,7 +62,7 @@ class Memory:
         return tuple(self.seen.get(p) for p in players)
 
     def add(self, hand: Hand, players: Sequence[object]) -> None:
-        for seat, h in count_hand(replay(events_for(hand, None)).actions).items():
+        for seat, h in hand_counts(hand).items():
             self.seen[players[seat]] = self.seen.get(players[seat], Habits()) + h
 
 

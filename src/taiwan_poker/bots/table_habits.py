@@ -17,8 +17,9 @@ HANDS = 300  # the most recent hands counted
 _counts: LruMap[tuple[object, ...], dict[int, Habits]] = LruMap(4096, clock=lambda: 0.0)
 
 
-def _hand_counts(hand: Hand) -> dict[int, Habits]:
-    """One finished hand's counts per seat, kept: a hand's story does not change once it is over."""
+def hand_counts(hand: Hand) -> dict[int, Habits]:
+    """One finished hand's counts per seat from its public actions, kept: a hand's story does not change once it
+    is over."""
     key = (hand.events[0], hash(hand.events[1]) if len(hand.events) > 1 else 0, hand.version)
     hit = _counts.get(key)
     if hit is None:
@@ -28,11 +29,14 @@ def _hand_counts(hand: Hand) -> dict[int, Habits]:
 
 
 def habits_at(state: TableState, index: int) -> tuple[Habits | None, ...]:
-    """The habits of whoever sat in each seat in hand ``index`` (0-based), over the table's hands before it."""
+    """The habits of whoever sat in each seat in hand ``index`` (0-based), over the table's hands before it
+    (none for a table whose lineups do not match its hands)."""
+    if len(state.lineups) != len(state.hands):
+        return ()
     seen: dict[int, Habits] = {}
     start = max(0, index - HANDS)
     for hand, lineup in zip(state.hands[start:index], state.lineups[start:index], strict=True):
-        for seat, h in _hand_counts(hand).items():
+        for seat, h in hand_counts(hand).items():
             who = lineup[seat] if seat < len(lineup) else None
             if who is not None:
                 seen[who] = seen.get(who, Habits()) + h
@@ -42,6 +46,6 @@ def habits_at(state: TableState, index: int) -> tuple[Habits | None, ...]:
 def with_habits(state: TableState, view: SeatView) -> SeatView:
     """``view`` (of the hand being played) with the habits of whoever sits in each seat (:func:`habits_at`); a
     view before the flop facing no raise is returned as it is (nothing reads them there)."""
-    if view.street != 0 or view.raises_on(0) == 0 or len(state.hands) < 2 or len(state.lineups) != len(state.hands):
+    if view.street != 0 or view.raises_on(0) == 0 or len(state.hands) < 2:
         return view
     return replace(view, habits=habits_at(state, len(state.hands) - 1))

@@ -151,8 +151,7 @@ class RoomReads:
         index = self.hand_index(state, hand_no, member, played=True, finished=True)
         seat = state.seat_in_hand(member.id, index)
         assert seat is not None
-        habits = habits_at(state, index) if len(state.lineups) == len(state.hands) else ()
-        decisions, ev = review_hand(state.hands[index], seat, seed=hand_no, habits=habits)
+        decisions, ev = review_hand(state.hands[index], seat, seed=hand_no, habits=habits_at(state, index))
         return {"hand_no": hand_no, "seat": seat, "decisions": [d.to_json() for d in decisions],
                 "allin_ev": ev.to_json() if ev is not None else None}
 

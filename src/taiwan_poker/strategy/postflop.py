@@ -13,10 +13,12 @@ the kind and size of each action) and the seat's own cards:
 **Facing a bet** that costs ``c`` into a pot ``P`` (the price ``c/(P + c)``,
 the minimum defence ``1 − α`` with ``α = c/P``), **heads-up**: the one-bet game
 of :mod:`.defence` is solved at the decision point (the bettor's range before
-its bet against the seat's own, check-down payoffs); the equity and place are
-then against the bettor's range *at the size it bet* as that game has it, the
-hand folds when its place is below the game's fold share (at most ``α``), and
-a hand whose equity beats the price is never folded.  **Multi-way** the read's
+its bet against the seat's own, check-down payoffs): against the bettor's
+range *at the size it bet* as that game has it, the hand folds when its place
+is below the game's fold share (at most ``α``).  How far that answers the bet
+rather than the read below is the bettor's habits (:func:`trust_in_solving`);
+equity and place blend the two, and a hand whose blended equity beats the
+price is never folded.  **Multi-way** the read's
 range answers: a hand whose equity beats the price is never folded (nor one
 within a tenth of it: the estimate is noisy); otherwise the hand folds when
 its place is below ``α^(1/k)`` (``k`` players share the defence), so the range
