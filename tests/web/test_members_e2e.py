@@ -346,6 +346,25 @@ def test_two_members_play_a_match_through_the_pages(server: str, browser: Any) -
             m.close()
 
 
+def _watch_timeout_button(m: Member) -> None:
+    """Note in the page the first moment the time-out button shows, and the clock's words then: the server applies
+    the same time-out itself a second later, and on a loaded machine that second can pass between two polls."""
+    m.page.evaluate("""() => {
+      const btn = document.getElementById('timeout-btn');
+      window.__timeoutSeen = null;
+      const look = () => { if (!btn.hidden && window.__timeoutSeen == null)
+        window.__timeoutSeen = document.getElementById('clock-text').textContent; };
+      new MutationObserver(look).observe(btn, { attributes: true });
+      look();
+    }""")
+
+
+def _seen_timeout_button(m: Member) -> str:
+    """Wait until the watched time-out button has shown; the clock's words at that moment."""
+    m.page.wait_for_function("window.__timeoutSeen != null", timeout=8000)
+    return str(m.page.evaluate("window.__timeoutSeen"))
+
+
 def _press_timeout(m: Member) -> None:
     """Press time-out; the server applies the same time-out itself a second after the button appears, so the
     press may find it applied already (``applied`` false, nothing changed): either way the turn is timed out."""
@@ -376,10 +395,10 @@ def test_the_clock_runs_out_and_the_time_out_button_works(quick_clock_server: st
         actor, other, s = _to_act(players, code)
         sb = s["hand"]["to_act"]
         other.page.wait_for_selector("#clock", state="visible")
+        _watch_timeout_button(other)
         other.page.wait_for_selector("#clock.bank", timeout=8000)  # the clock ran out: the time bank runs
         assert "時間銀行" in other.page.inner_text("#clock-text")
-        other.page.wait_for_selector("#timeout-btn", state="visible", timeout=8000)
-        assert "時間已到" in other.page.inner_text("#clock-text")
+        assert "時間已到" in _seen_timeout_button(other)
         _press_timeout(other)
         s = other.state(code)
         assert s["hand"]["complete"] and s["hand"]["seats"][sb]["folded"]
@@ -389,10 +408,11 @@ def test_the_clock_runs_out_and_the_time_out_button_works(quick_clock_server: st
         # next hand: the small blind calls, then the big blind's time-out checks (the seat to act presses it)
         _deal_next(players, code)
         actor, other, s = _to_act(players, code)
+        _watch_timeout_button(players[1 - s["hand"]["to_act"]])  # the big blind's page, before its clock starts
         _act(actor, "#act-call")
         actor, other, s = _to_act(players, code)
         assert s["hand"]["street"] == "preflop" and "check" in actor.state(code)["hand"]["legal"]["actions"]
-        actor.page.wait_for_selector("#timeout-btn", state="visible", timeout=8000)
+        assert "時間已到" in _seen_timeout_button(actor)
         _press_timeout(actor)
         s = actor.state(code)
         assert s["hand"]["street"] == "flop" and not s["hand"]["complete"]

@@ -74,7 +74,8 @@ def test_creator_changes_settings_until_the_first_hand(server: str, browser: Any
         page.wait_for_function("document.getElementById('room-rules').textContent.includes('3,000')")
         rules = page.inner_text("#room-rules")
         assert all(x in rules for x in ("4 人桌", "3 副牌", "盲注 25 / 50", "起始 3,000")), rules
-        assert "已儲存" in page.inner_text("#settings-status")
+        # the new rules may come over the socket before the save's own answer, which writes the status
+        page.wait_for_function("document.getElementById('settings-status').textContent.includes('已儲存')")
         s = a.state(code)
         assert (s["seats"], s["decks"], s["stack"], s["blinds"]) == (4, 3, 3000, [25, 50])
         assert len(page.query_selector_all("#table .seat-box")) == 4
