@@ -152,3 +152,27 @@ def test_how_far_the_solved_defence_answers_a_bet_follows_the_bettors_habits() -
     assert solved(Habits(after_spots=(400, 0), after_raises=(80, 0))) == 0.0  # bets 20 % of the time
     assert solved(Habits(after_spots=(400, 0), after_raises=(360, 0))) == 1.0  # bets 90 %
     assert 0.5 < solved(None) < 1.0
+
+
+def test_the_coachs_fold_limit_is_the_one_the_strategy_plays_by() -> None:
+    """Issue 22, item 6: the α the coach shows (the most of the range that may fold) is the blend of the read's
+    limit and the solved game's share that the play itself uses, for an honest, an unknown and an aggressive
+    bettor; and the folds of the range the strategy brings stay within it."""
+    hand = flop_spot(2, "bet 100")
+    v = seat_view(hand, hand.to_act)
+    bettor = v.opponents[0]
+    limits, solved_shares = [], []
+    for h in (Habits(after_spots=(400, 0), after_raises=(80, 0)), None,
+              Habits(after_spots=(400, 0), after_raises=(360, 0))):
+        at = replace(v, habits=tuple(h if s == bettor else None for s in range(len(v.stacks))))
+        plan = strategy(at, random.Random(0))
+        sit = plan.situation
+        assert sit is not None and sit.defence is not None
+        limits.append(plan.alpha)
+        solved_shares.append(min(sit.defence.fold_share, sit.alpha))
+        folded, _ = own_range_folds(at)
+        assert folded <= plan.alpha + 0.05, (h, folded, plan.alpha)
+    honest, unknown, aggressive = limits
+    assert aggressive == pytest.approx(solved_shares[2])  # trusted solving whole: the solved share
+    assert honest != pytest.approx(aggressive)  # read by its size alone: another limit
+    assert min(honest, aggressive) < unknown < max(honest, aggressive)  # in between: the blend

@@ -81,7 +81,12 @@ def test_packing_round_trip() -> None:
 
 
 def test_solve_is_deterministic_and_matches_the_shipped_table() -> None:
-    """Heads-up 10 BB at two decks re-solved from scratch: the same counts as shipped (the solver has no randomness)."""
+    """Heads-up 10 BB at two decks re-solved from scratch: the same counts as shipped (the solver has no randomness).
+
+    Floating sums differ in the last bit with how the BLAS splits its work and how arrays sit in memory (seen: one
+    BLAS thread against two, and the same code under pytest against a script), so a count on a rounding boundary
+    may come out one off: at most one step, on at most 0.1 % of the entries (one fewer iteration already moves
+    two; twenty fewer move 51, by up to 255)."""
     d = 2
     chance = Chance(class_weights(d), removal_matrix(d), equity_matrix(d))
     table = solved_table(d, 2, 10.0)
@@ -90,7 +95,10 @@ def test_solve_is_deterministic_and_matches_the_shipped_table() -> None:
     assert res.final.mbb == pytest.approx(table.meta["exploitability_mbb"], abs=1e-3)
     again = encode(build_tree(spec), res.strategy)
     kept = table.kept
-    assert np.array_equal(compress(table.tree, again, kept), compress(table.tree, table.counts, kept))
+    mine = compress(table.tree, again, kept).astype(np.int64)
+    shipped = compress(table.tree, table.counts, kept).astype(np.int64)
+    off = np.abs(mine - shipped)
+    assert off.max() <= 1 and np.count_nonzero(off) <= 0.001 * off.size, (off.max(), np.count_nonzero(off))
 
 
 @pytest.mark.parametrize("decks", [2, 6])

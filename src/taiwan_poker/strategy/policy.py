@@ -19,7 +19,7 @@ import numpy as np
 
 from ..rules.actions import Action
 from .legal import action_key
-from .postflop import Situation, action_values, postflop_choices, situation
+from .postflop import Situation, action_values, fold_limit, postflop_choices, situation
 from .preflop_seat import fallback_choices, merge, preflop_choices
 from .seat import SeatView
 
@@ -61,8 +61,8 @@ def strategy(v: SeatView, rng: random.Random) -> Strategy:
             return Strategy(tuple(choices), "tables", price, eq, None, alpha)
         return Strategy(tuple(fallback_choices(v)), "ranking", price, None, None, alpha)
     st = situation(v, numpy_rng(rng))
-    if st.defence is not None:  # heads-up: the solved one-bet game's fold share (never above the minimum defence)
-        alpha = min(alpha, st.defence.fold_share)
+    if v.call_amount > 0:  # the fold limit the post-flop play uses (the solved game's share blended in)
+        alpha = fold_limit(v, st)
     return Strategy(tuple(merge(v, postflop_choices(v, st))), "postflop", price, st.equity, st.place, alpha, st)
 
 

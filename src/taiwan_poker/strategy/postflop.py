@@ -249,21 +249,38 @@ def facing_barrel(v: SeatView) -> bool:
         for s in range(1, v.street))
 
 
-def facing_bet(v: SeatView, st: Situation) -> Choices:
-    price = v.price()
+def _read_alpha(v: SeatView, st: Situation) -> float:
+    """The read's fold limit: α shared among the players still to answer, and a little more for a range that
+    was behind before the bet (say, against a tight re-raiser's: their bets need fewer bluffs)."""
     k = max(1, len(v.live) - 1)
     alpha = st.alpha ** (1.0 / k) if st.alpha > 0 else 0.0
-    # a range behind before the bet (say, against a tight re-raiser's) defends less: their bets need fewer bluffs
     start = st.standing.start if st.standing is not None else 0.5
-    alpha = min(0.95, alpha + RANGE_DISADVANTAGE * max(0.0, 0.5 - start)) if alpha > 0 else 0.0
+    return min(0.95, alpha + RANGE_DISADVANTAGE * max(0.0, 0.5 - start)) if alpha > 0 else 0.0
+
+
+def _solved_alpha(st: Situation) -> float:
+    assert st.defence is not None
+    return min(st.defence.fold_share, st.alpha)
+
+
+def fold_limit(v: SeatView, st: Situation) -> float:
+    """The most of the range that folds to the bet faced, as :func:`facing_bet` plays it: the read's limit,
+    blended with the solved game's fold share (never above α) by the trust in solving."""
+    alpha = _read_alpha(v, st)
+    if st.defence is not None and st.solved > 0:
+        alpha = st.solved * _solved_alpha(st) + (1 - st.solved) * alpha
+    return alpha
+
+
+def facing_bet(v: SeatView, st: Situation) -> Choices:
+    price = v.price()
     q, e = st.place, st.equity
-    fold = _read_fold(v, st.read_equity, st.read_place, alpha, price)
+    fold = _read_fold(v, st.read_equity, st.read_place, _read_alpha(v, st), price)
     if st.defence is not None and st.solved > 0:  # the solved game's fold share (at most α), from the bottom
-        solved_alpha = min(st.defence.fold_share, st.alpha)
         w = st.solved
-        solved_fold = 0.0 if st.node_equity > price else float(smooth((solved_alpha - st.node_place) / 0.03))
+        solved_fold = 0.0 if st.node_equity > price else float(smooth((_solved_alpha(st) - st.node_place) / 0.03))
         fold = 0.0 if e > price else w * solved_fold + (1 - w) * fold  # e: the two readings' blend
-        alpha = w * solved_alpha + (1 - w) * alpha
+    alpha = fold_limit(v, st)
     can_raise = v.can(ActionKind.RAISE) or (v.can(ActionKind.ALLIN) and v.stack > v.call_amount)
     heads_up = len(v.opponents) == 1
     value_raise = bluff_raise = 0.0
