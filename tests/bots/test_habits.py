@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 from taiwan_poker.bots.arena import Memory, duplicate_heads_up, play_to_end
 from taiwan_poker.bots.exploiters import EXPLOITERS
 from taiwan_poker.bots.levels import policy_of
@@ -127,3 +129,22 @@ def test_a_table_counts_its_players_habits_over_its_hands() -> None:
     # the view a bot or the coach gets facing Alice's open carries them
     hand = state.hand
     assert raised >= 2 and checked >= 1
+
+
+def test_a_hand_counts_big_bets_and_overbets_by_street_and_whether_a_bet_was_faced() -> None:
+    """After the flop, each decision counts by street, unbet or facing a bet; a bet or raise of 1.5 pots over the
+    call is big, of 4 pots an overbet (the frequency floor reads these: issue 22, item 3)."""
+    hand = _hand(3, ["raise 50", "call", "check", "bet 40", "allin", "fold"])  # the flop: a 0.4-pot bet, a jam
+    counts = count_hand(replay(events_for(hand, None)).actions)
+    button, blind = counts[0], counts[1]
+    assert button.street_spots == (1, 1, 0, 0, 0, 0) and button.big_bets == (0,) * 12  # 0.4 pots: not big
+    assert blind.street_spots == (1, 1, 0, 0, 0, 0)
+    assert blind.big_bets == (0, 0, 0, 1) + (0,) * 8  # facing the bet on the flop: an overbet
+    big = count_hand(replay(events_for(_hand(3, ["raise 50", "call", "check", "bet 150"]), None)).actions)[0]
+    assert big.big_bets == (1,) + (0,) * 11  # 1.5 pots into 100, nobody had bet: big, not an overbet
+    # the rates: the prior alone, and a player seen jamming half its unbet flop decisions
+    assert Habits().big_rate(1, False, 20.0) == 0.02 and Habits().big_rate(1, False, 2.0) == pytest.approx(0.06)
+    assert Habits().big_rate(2, True, 1.0) == 1.0  # a smaller bet: the counts bound nothing
+    jammer = Habits(street_spots=(200, 0, 0, 0, 0, 0), big_bets=(0, 100) + (0,) * 10)
+    assert jammer.big_rate(1, False, 20.0) == pytest.approx(100.2 / 210)
+    assert jammer.big_rate(1, True, 20.0) == 0.02 and jammer.big_rate(2, False, 20.0) == 0.02

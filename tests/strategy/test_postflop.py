@@ -176,3 +176,35 @@ def test_the_coachs_fold_limit_is_the_one_the_strategy_plays_by() -> None:
     assert aggressive == pytest.approx(solved_shares[2])  # trusted solving whole: the solved share
     assert honest != pytest.approx(aggressive)  # read by its size alone: another limit
     assert min(honest, aggressive) < unknown < max(honest, aggressive)  # in between: the blend
+
+
+def test_a_player_who_jams_often_is_called_by_every_hand_that_beats_the_price_against_its_jamming_share() -> None:
+    """Issue 22, item 3 (LBR jams whatever its local sums favour): facing a jam of 19 pots, with no habits the
+    jammer's range is read as the nuts-heavy one a sound player jams with; seen jamming nearly all its unbet
+    flop decisions (110 of 120), its range is at worst the strongest seven eighths of what it held, and every hand
+    whose equity against that beats the price calls: the range folds less (here a little: the checked range
+    holds few such hands)."""
+    hand = flop_spot(4, "allin")
+    v = seat_view(hand, hand.to_act)
+    bettor = v.opponents[0]
+    jammer = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(0, 110) + (0,) * 10)
+    at = replace(v, habits=tuple(jammer if s == bettor else None for s in range(len(v.stacks))))
+    plain, _ = own_range_folds(v)
+    seen, _ = own_range_folds(at)
+    assert seen < plain, (plain, seen)
+    sit = strategy(at, random.Random(0)).situation
+    assert sit is not None and sit.floor_equity is not None
+    unknown = strategy(v, random.Random(0)).situation
+    assert unknown is not None and unknown.floor_equity is not None and unknown.floor_equity <= sit.floor_equity
+    mine = sit.read.street.ranges[v.seat]
+    checked = 0
+    for (a, b), w in zip(mine.cards, sit.read.weights[v.seat], strict=True):
+        if w <= 0 or a == b:
+            continue
+        other = replace(at, hole=(Card.from_index(int(a)), Card.from_index(int(b))), burns=())
+        plan = strategy(other, random.Random(0))
+        assert plan.situation is not None and plan.situation.floor_equity is not None
+        if plan.situation.floor_equity > plan.price:
+            assert plan.probability(other, FOLD) == 0.0
+            checked += 1
+    assert checked > 10

@@ -5,12 +5,16 @@ from __future__ import annotations
 import itertools
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taiwan_poker.cards import Card
+from taiwan_poker.strategy.classes import class_weights
+from taiwan_poker.strategy.habits import Habits
 from taiwan_poker.strategy.preflop import (
+    READ_FLOOR,
     PreflopAction,
     PreflopLookupError,
     _phm,
@@ -21,6 +25,7 @@ from taiwan_poker.strategy.preflop import (
     nearest_stack,
     position_index,
     ranges,
+    ranges_after,
     seat_position,
 )
 
@@ -214,3 +219,25 @@ def test_any_reachable_situation_gives_a_distribution(
             contrib[p] = to
             level = max(level, to)
             hist.append(PreflopAction(p, "allin" if to >= stack else "raise", to))
+
+
+def test_a_player_seen_never_folding_is_read_with_every_hand() -> None:
+    """Issue 22 (LBR checks or calls every preflop decision): the big blind calls an open. Read by the tables, it
+    holds about half the classes; seen calling every open over sixty hands it holds nearly every class at its
+    prior weight; seen folding as the tables do, the read does not move; and the opener, whose habits say
+    nothing new, keeps its range."""
+    history = [(0, "raise", 2.5), (1, "call", 2.5)]
+    prior = class_weights(2) / class_weights(2).sum()
+
+    def share_held(r: np.ndarray) -> float:  # prior mass of the classes held at half their prior weight or more
+        ratio = r / prior
+        return float(prior[ratio >= 0.5 * ratio.max()].sum())
+
+    plain = ranges_after(2, 2, 100, history, READ_FLOOR)
+    caller = Habits(spots=(0, 60, 0), raises=(0, 0, 0), folds=(0, 0, 0))
+    wide = ranges_after(2, 2, 100, history, READ_FLOOR, {1: caller})
+    assert share_held(plain[1]) < 0.6 and share_held(wide[1]) > 0.95
+    sound = Habits(spots=(0, 60, 0), raises=(0, 6, 0), folds=(0, 40, 0))  # folds two thirds: tighter, not looser
+    assert np.allclose(ranges_after(2, 2, 100, history, READ_FLOOR, {1: sound})[1], plain[1])
+    opener = Habits(spots=(60, 0, 0), raises=(40, 0, 0), folds=(20, 0, 0))
+    assert np.allclose(ranges_after(2, 2, 100, history, READ_FLOOR, {0: opener})[0], plain[0])

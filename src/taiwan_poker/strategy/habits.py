@@ -12,14 +12,20 @@ hands already played at the table (never the cards).  Per player:
   that goes all in counts);
 * how often, having raised, it folded when somebody re-raised it;
 * after the flop, how often it bet when nobody had bet on the street, and how
-  often it raised a bet.
+  often it raised a bet;
+* and on each street after the flop, apart with no bet yet and facing one,
+  how often a decision of its was a big bet or raise: at least :data:`BIG`
+  times the pot (the pot once it had called), or at least :data:`JAM` times
+  (an overbet, all in as a rule).
 
 The rates are shrunk towards what a sound player does (:data:`PRIOR`), by
 :data:`WEIGHT` hands' worth, so a few hands say little and a hundred say
 much.  :mod:`.preflop_seat` reads them (re-raising a player who folds to
 re-raises too often), and so does :mod:`.postflop` (how far to trust a bet:
 a player who bets less often than a balanced range would is read by the
-size, one who bets more often is met with the solved defence).
+size, one who bets more often is met with the solved defence; and a big bet
+is called by every hand that beats the price against the strongest range
+that could bet that big as often as the table saw).
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ PRIOR_RAISE = (0.25, 0.08, 0.03)  # a sound player's raise rate at each level (6
 PRIOR_FOLD = (0.55, 0.8, 0.9)  # a sound player's fold rate at each level
 PRIOR_FOLD_TO_RERAISE = (0.5, 0.4)  # an open re-raised; a re-raise re-raised
 PRIOR_AFTER = (0.5, 0.15)  # after the flop: an unknown player's bet rate when it may open, raise rate facing a bet
+PRIOR_BIG = (0.04, 0.02)  # a sound player's rate of big bets (BIG to JAM pots) and overbets (JAM and more)
+BIG, JAM = 1.5, 4.0  # a big bet and an overbet: the chips over the call, in pots (the pot once called)
 WEIGHT = 10.0  # the prior counts as this many observed spots
 
 
@@ -49,6 +57,8 @@ class Habits:
     folded: tuple[int, int] = (0, 0)  # of those, folds
     after_spots: tuple[int, int] = (0, 0)  # after the flop: decisions with no bet yet on the street, facing one
     after_raises: tuple[int, int] = (0, 0)  # of those, bets and raises
+    street_spots: tuple[int, ...] = (0,) * 6  # decisions: (flop unbet, flop facing a bet, turn unbet, ...)
+    big_bets: tuple[int, ...] = (0,) * 12  # of those, big bets and overbets: (flop unbet big, ... over, ...)
 
     def __add__(self, other: Habits) -> Habits:
         def add(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
@@ -56,7 +66,8 @@ class Habits:
 
         return Habits(add(self.spots, other.spots), add(self.raises, other.raises), add(self.folds, other.folds),
                       _add2(self.reraised, other.reraised), _add2(self.folded, other.folded),
-                      _add2(self.after_spots, other.after_spots), _add2(self.after_raises, other.after_raises))
+                      _add2(self.after_spots, other.after_spots), _add2(self.after_raises, other.after_raises),
+                      add(self.street_spots, other.street_spots), add(self.big_bets, other.big_bets))
 
     def raise_rate(self, level: int) -> float:
         """The shrunk rate of raising at ``level`` (0: unraised, 1: one raise, 2: two or more)."""
@@ -80,6 +91,26 @@ class Habits:
         return (self.after_raises[i] + WEIGHT * PRIOR_AFTER[i]) / (self.after_spots[i] + WEIGHT)
 
 
+    def big_rate(self, street: int, facing: bool, pots: float) -> float:
+        """On ``street`` (1 flop .. 3 river), with no bet yet or ``facing`` one, the shrunk rate of decisions
+        that bet or raised at least ``pots`` times the pot over the call, as the counts tell it: from
+        :data:`BIG`, big bets and overbets; from :data:`JAM`, overbets; under :data:`BIG`, 1 (the counts do
+        not bound a smaller bet)."""
+        if pots < BIG:
+            return 1.0
+        k = 2 * (min(max(street, 1), 3) - 1) + int(facing)
+        over = pots >= JAM
+        seen = self.big_bets[2 * k + 1] + (0 if over else self.big_bets[2 * k])
+        prior = PRIOR_BIG[1] + (0.0 if over else PRIOR_BIG[0])
+        return (seen + WEIGHT * prior) / (self.street_spots[k] + WEIGHT)
+
+
+def bet_pots(a: StreetAction, pot: int) -> float:
+    """How big a bet or raise is: the chips over the call, in pots once called (``pot`` before the action)."""
+    call = a.level_before - (a.to - a.amount)
+    return (a.to - a.level_before) / max(1, pot + call)
+
+
 def count_hand(actions: Iterable[StreetAction]) -> dict[int, Habits]:
     """Each seat's counts from one hand's public actions (module docstring)."""
     spots: dict[int, list[int]] = {}
@@ -91,17 +122,28 @@ def count_hand(actions: Iterable[StreetAction]) -> dict[int, Habits]:
     answered: set[int] = set()
     reraised: dict[int, list[int]] = {}
     folded: dict[int, list[int]] = {}
-    level, street = 0, 0
+    street_spots: dict[int, list[int]] = {}
+    big_bets: dict[int, list[int]] = {}
+    level, street, pot = 0, 0, -1
     for a in actions:
         s = a.seat
+        if pot < 0:  # the blinds: about one and a half of the first level
+            pot = a.level_before * 3 // 2
         if a.street != street:
             level, street = 0, a.street
         if street > 0:
             i = min(level, 1)
             after_spots.setdefault(s, [0, 0])[i] += 1
             after_raises.setdefault(s, [0, 0])[i] += int(a.aggressive)
+            k = 2 * (street - 1) + i
+            street_spots.setdefault(s, [0] * 6)[k] += 1
+            size = bet_pots(a, pot) if a.aggressive else 0.0
+            if size >= BIG:
+                big_bets.setdefault(s, [0] * 12)[2 * k + int(size >= JAM)] += 1
             level += int(a.aggressive)
+            pot += a.amount
             continue
+        pot += a.amount
         if s in raised_at and level > raised_at[s] and s not in answered:
             answered.add(s)
             own = min(raised_at[s] - 1, 1)  # its raise was an open (0) or a re-raise (1)
@@ -119,7 +161,8 @@ def count_hand(actions: Iterable[StreetAction]) -> dict[int, Habits]:
     zero = [0] * LEVELS
     return {s: Habits(tuple(spots.get(s, zero)), tuple(raises.get(s, zero)), tuple(folds.get(s, zero)),
                       _pair(reraised.get(s)), _pair(folded.get(s)), _pair(after_spots.get(s)),
-                      _pair(after_raises.get(s)))
+                      _pair(after_raises.get(s)), tuple(street_spots.get(s, [0] * 6)),
+                      tuple(big_bets.get(s, [0] * 12)))
             for s in seats}
 
 

@@ -57,7 +57,7 @@ from ..lru import LruMap
 from ..rules.actions import FOLD, Action, ActionKind
 from ..rules.replay import StreetAction
 from .defence import Defence, bettor_adds, solve
-from .habits import Habits
+from .habits import BIG, Habits, bet_pots
 from .legal import action_key, allin, check_or_call, check_or_fold, pot_fraction, raise_to
 from .particles import FloatArray, equity_against, equity_matrix, pair_clashes, percentiles, share_of, values
 from .range_read import (
@@ -103,6 +103,7 @@ class Situation:
     read_place: float = 0.5
     node_equity: float = 0.5  # ... and against the bettor's range at its size in the solved game
     node_place: float = 0.5
+    floor_equity: float | None = None  # heads-up facing a big bet: against the strongest range betting as often
 
 
 def _known_mask(cards: npt.NDArray[np.int64], known: list[int]) -> npt.NDArray[np.bool_]:
@@ -149,8 +150,61 @@ def situation(v: SeatView, rng: np.random.Generator) -> Situation:
         solved = trust_in_solving(v, s)
         equity = solved * node_equity + (1 - solved) * equity
         place = solved * node_place + (1 - solved) * place
+    floor = None
+    if mine is not None and len(v.opponents) == 1 and v.opponents[0] in hero_score:
+        s = v.opponents[0]
+        floor = frequency_floor(v, read, standing, hero_score[s], hero_count[s], known)
     return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count, standing, dfn, solved,
-                     read_equity, read_place, node_equity, node_place)
+                     read_equity, read_place, node_equity, node_place, floor)
+
+
+def _bet_faced(v: SeatView, read: HandRead, standing: RangeStanding) -> StreetAction | None:
+    """Heads-up, facing the one opponent's bet or raise on this street (with both ranges read): that action."""
+    this = [a for a in v.history if a.street == v.street]
+    if v.call_amount <= 0 or len(v.opponents) != 1 or not this:
+        return None
+    last, s = this[-1], v.opponents[0]
+    if last.seat != s or not last.aggressive or s not in standing.pairs or v.seat not in read.weights:
+        return None
+    return last
+
+
+def _range_before(v: SeatView, read: HandRead, s: int) -> FloatArray:
+    """The bettor's range on this street just before its bet (the read's weights for it)."""
+    this = sum(1 for a in v.history if a.street == v.street)
+    return apply_actions(v, read.street, v.street, upto=this - 1)[s]
+
+
+def top_share(weights: FloatArray, strength: FloatArray, share: float) -> FloatArray:
+    """The strongest ``share`` of a range's mass (by ``strength``; the holding on the edge in part)."""
+    order = np.argsort(-strength, kind="stable")
+    w = weights[order]
+    room = share * float(weights.sum()) - (np.cumsum(w) - w)
+    out = np.zeros_like(weights)
+    out[order] = np.clip(room, 0.0, w)
+    return out
+
+
+def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score: FloatArray, count: FloatArray,
+                    known: list[int]) -> float | None:
+    """Heads-up, facing a big bet (:data:`~.habits.BIG` pots or more): the hand's equity against the strongest
+    part of the bettor's range before the bet that bets this big as often as the table saw it do there (its
+    habits, per street, unbet or facing a bet).  A player who overbets half the time cannot hold only the nuts:
+    any hand beating the price against even its strongest such half is a call.  None elsewhere."""
+    last = _bet_faced(v, read, standing)
+    if last is None:
+        return None
+    s = v.opponents[0]
+    pots = bet_pots(last, v.pot - last.amount)
+    if pots < BIG:
+        return None
+    seen = (v.habits[s] if s < len(v.habits) else None) or Habits()
+    share = seen.big_rate(v.street, last.level_before > 0, pots)
+    sc, ct = standing.pairs[s]
+    strength = equity_against((ct - sc).T, ct.T, read.weights[v.seat])  # each of its holdings against our range
+    rho = top_share(_range_before(v, read, s), strength, share) * _known_mask(read.street.ranges[s].cards, known)
+    den = float((count * rho).sum())
+    return float((score * rho).sum()) / den if den > 0 else None
 
 
 def trust_in_solving(v: SeatView, bettor: int) -> float:
@@ -171,17 +225,15 @@ _defences: LruMap[tuple[object, ...], Defence] = LruMap(STANDINGS, clock=lambda:
 def solved_defence(v: SeatView, read: HandRead, standing: RangeStanding) -> Defence | None:
     """Heads-up, facing the one opponent's bet or raise: the one-bet game solved (:mod:`.defence`), once per
     decision point; None elsewhere."""
-    this = [a for a in v.history if a.street == v.street]
-    if v.call_amount <= 0 or len(v.opponents) != 1 or not this:
+    last = _bet_faced(v, read, standing)
+    if last is None:
         return None
-    last, s = this[-1], v.opponents[0]
-    if last.seat != s or not last.aggressive or s not in standing.pairs or v.seat not in read.weights:
-        return None
+    s = v.opponents[0]
     key = decision_key(v)
     hit = _defences.get(key)
     if hit is not None:
         return hit
-    before = apply_actions(v, read.street, v.street, upto=len(this) - 1)[s]
+    before = _range_before(v, read, s)
     sc, ct = standing.pairs[s]
     valid = ct > 0
     eq = np.where(valid, sc / np.maximum(ct, 1), 0.0).astype(np.float64)
@@ -280,6 +332,8 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
         w = st.solved
         solved_fold = 0.0 if st.node_equity > price else float(smooth((_solved_alpha(st) - st.node_place) / 0.03))
         fold = 0.0 if e > price else w * solved_fold + (1 - w) * fold  # e: the two readings' blend
+    if st.floor_equity is not None and st.floor_equity > price:  # a big bet this player makes too often
+        fold = 0.0
     alpha = fold_limit(v, st)
     can_raise = v.can(ActionKind.RAISE) or (v.can(ActionKind.ALLIN) and v.stack > v.call_amount)
     heads_up = len(v.opponents) == 1

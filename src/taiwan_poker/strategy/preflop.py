@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -56,6 +56,7 @@ import numpy.typing as npt
 
 from ..cards import Card, parse_card
 from .classes import CLASSES, class_index, class_of_faces, class_weights
+from .habits import Habits
 from .tables import SolvedTable, load_tables, solved_table
 from .tree import BIG_BLIND, POSITION_NAMES, SMALL_BLIND, Kind, Node
 
@@ -64,6 +65,7 @@ ALLIN_SHARE = 0.9  # a translated raise to this share of the stack or more becom
 NOT_ALLIN_SHARE = 0.4  # a real raise below this share of the stack is not read as the abstract all-in
 READ_FLOOR = 0.02  # reading a player's range from their actions: each action counts as at least this likely
 READ_TOP = 0.5  # ... and a raise counts so for the top half of hands only (see _strong_classes)
+LOOSE_MARGIN = 0.02  # a player's habits widen a range read only when it takes an action this much more often
 
 
 History = Sequence["PreflopAction | tuple[object, ...]"]
@@ -448,8 +450,26 @@ def distribution(
     return lookup(decks, players, stack_bb, position, history, hand, rng=rng).as_tuples()
 
 
+def _loosened(row: npt.NDArray[np.float64], rows: npt.NDArray[np.float64], i: int, kinds: list[bool],
+              reach: npt.NDArray[np.float64], seen: float) -> npt.NDArray[np.float64]:
+    """The probability of child ``i`` per class for a player seen taking its kind (``kinds``: the children of that
+    kind) at rate ``seen``, more often than the tables' range here would: the extra hands come from the ones the
+    tables play otherwise, in proportion (each class keeps its own mix within the kind)."""
+    kind = rows[kinds].sum(axis=0)
+    total = float(reach.sum())
+    tables_rate = float((reach * kind).sum()) / total if total > 0 else 0.0
+    if seen <= tables_rate + LOOSE_MARGIN or tables_rate >= 1.0:
+        return row
+    extra = (seen - tables_rate) / (1.0 - tables_rate)
+    mass = float((reach * kind).sum())
+    share = float((reach * row).sum()) / mass if mass > 0 else 1.0 / max(1, sum(kinds))
+    out: npt.NDArray[np.float64] = row + extra * (1.0 - kind) * share
+    return out
+
+
 def _node_and_reach(
-    decks: int, players: int, stack_bb: float, position: int | str | None, history: History, floor: float = 0.0
+    decks: int, players: int, stack_bb: float, position: int | str | None, history: History, floor: float = 0.0,
+    observed: Mapping[int, Habits] | None = None,
 ) -> tuple[SolvedTable, Node, _Real, npt.NDArray[np.float64]]:
     positions(players)
     stack = nearest_stack(stack_bb)
@@ -464,14 +484,24 @@ def _node_and_reach(
         chain.append(n.index)
         n = table.tree.nodes[n.parent]
     strong = _strong_classes(d) if floor > 0 else None
+    raises = 0
     for child in reversed(chain):
         parent = table.tree.nodes[table.tree.nodes[child].parent]
         i = parent.children.index(child)
-        row = table.node_strategy(parent.index)[i]
+        rows = table.node_strategy(parent.index).astype(np.float64)
+        row = rows[i]
+        aggressive = parent.actions[i].kind in (Kind.RAISE, Kind.ALLIN)
+        seen = observed.get(parent.player) if observed else None
+        if seen is not None and parent.actions[i].kind is not Kind.FOLD:
+            kinds = [(a.kind in (Kind.RAISE, Kind.ALLIN)) == aggressive and a.kind is not Kind.FOLD
+                     for a in parent.actions]
+            rate = (seen.raise_rate(raises) if aggressive
+                    else max(0.0, 1.0 - seen.raise_rate(raises) - seen.fold_rate(raises)))
+            row = _loosened(row, rows, i, kinds, reach[parent.player], rate)
         if strong is not None:
-            aggressive = parent.actions[i].kind in (Kind.RAISE, Kind.ALLIN)
             row = np.maximum(row, floor * strong) if aggressive else np.maximum(row, floor)
         reach[parent.player] *= row
+        raises += int(aggressive)
     return table, node, real, reach
 
 
@@ -515,14 +545,17 @@ def ranges(
     return out
 
 
-def ranges_after(decks: int, players: int, stack_bb: float, history: History,
-                 floor: float = 0.0) -> dict[int, npt.NDArray[np.float64]]:
+def ranges_after(decks: int, players: int, stack_bb: float, history: History, floor: float = 0.0,
+                 observed: Mapping[int, Habits] | None = None) -> dict[int, npt.NDArray[np.float64]]:
     """Each position still in after the whole preflop ``history``: its class distribution (182 weights, sum 1).
 
     Like :func:`ranges` (``floor`` too), but the history may end anywhere (typically where the preflop betting
     closed and the flop comes): the prior of each class times the probability of every action that position took.
+    ``observed``: per position, the habits the table saw of its player (:mod:`.habits`); one seen calling or
+    raising more often than the tables' range would at that point holds the extra hands too, drawn from those
+    the tables play otherwise (a player who never folds holds every hand).
     """
-    _, node, _, reach = _node_and_reach(decks, players, stack_bb, None, history, floor)
+    _, node, _, reach = _node_and_reach(decks, players, stack_bb, None, history, floor, observed)
     out: dict[int, npt.NDArray[np.float64]] = {}
     for p in range(players):
         if node.state.folded[p]:

@@ -212,8 +212,10 @@ def preflop_ranges(v: SeatView) -> tuple[dict[int, FloatArray], bool]:
     """Each live seat's class distribution at the flop: the tables' where they read the line, else widths."""
     sit = preflop_situation(v)
     if sit is not None:
+        observed = {pos: h for seat, pos in sit.positions.items()
+                    if seat < len(v.habits) and (h := v.habits[seat]) is not None}
         try:
-            got = ranges_after(v.decks, sit.players, sit.stack_bb, sit.history, READ_FLOOR)
+            got = ranges_after(v.decks, sit.players, sit.stack_bb, sit.history, READ_FLOOR, observed)
             by_seat = {seat: got[pos] for seat, pos in sit.positions.items() if pos in got and seat in v.live}
             if set(by_seat) == set(v.live):
                 return by_seat, True
@@ -226,9 +228,16 @@ def _street_pot(v: SeatView, street: int) -> int:
     return v.pot - sum(a.amount for a in v.history if a.street >= street)
 
 
+def _habits_key(v: SeatView) -> tuple[object, ...]:
+    """What of the table's habits the preflop read uses, rounded (so close readings share a cache entry)."""
+    return tuple(None if h is None else tuple(round(x, 2) for lvl in range(3)
+                                              for x in (h.raise_rate(lvl), h.fold_rate(lvl)))
+                 for h in v.habits)
+
+
 def _public_key(v: SeatView, street: int) -> tuple[object, ...]:
     return (v.decks, v.big_blind, v.button, v.start_stacks, v.straddle, v.board[: 2 + street] if street else (),
-            tuple(a for a in v.history if a.street < street), tuple(v.live_at(street)))
+            tuple(a for a in v.history if a.street < street), tuple(v.live_at(street)), _habits_key(v))
 
 
 def street_read(v: SeatView, street: int, rng: np.random.Generator) -> StreetRead:
