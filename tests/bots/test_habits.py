@@ -148,3 +148,22 @@ def test_a_hand_counts_big_bets_and_overbets_by_street_and_whether_a_bet_was_fac
     jammer = Habits(street_spots=(200, 0, 0, 0, 0, 0), big_bets=(0, 100) + (0,) * 10)
     assert jammer.big_rate(1, False, 20.0) == pytest.approx(100.2 / 210)
     assert jammer.big_rate(1, True, 20.0) == 0.02 and jammer.big_rate(2, False, 20.0) == 0.02
+
+
+def test_a_showdown_after_a_big_bet_counts_whether_the_big_bettor_won() -> None:
+    """The table counts, for a player who bet big in a hand that reached the showdown, whether it won there (the
+    frequency floor trusts a big bettor's range as wide by these: issue 22, item 3); a hand folded to the big
+    bet counts nothing."""
+    from taiwan_poker.bots.table_habits import hand_counts, showdown_wins
+
+    called = _hand(5, ["raise 50", "call", "check", "allin", "call"])  # the button jams the flop, called
+    assert called.complete
+    story = replay(events_for(called, None))
+    wins = showdown_wins(story.pots)
+    assert set(wins) == {0, 1} and (wins[0] != wins[1] or all(wins.values()))  # a split pot: both won a share
+    counts = hand_counts(called)
+    assert counts[0].big_shown == (1, int(wins[0])) and counts[1].big_shown == (0, 0)  # the caller bet nothing
+    folded = hand_counts(_hand(5, ["raise 50", "call", "check", "allin", "fold"]))
+    assert folded[0].big_shown == (0, 0)
+    loser, winner = Habits(big_shown=(40, 8)), Habits(big_shown=(40, 36))
+    assert loser.big_bet_wins() < Habits().big_bet_wins() < winner.big_bet_wins()

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from taiwan_poker.cards import Card
 from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
-from taiwan_poker.rules.actions import FOLD
+from taiwan_poker.rules.actions import CHECK, FOLD
 from taiwan_poker.rules.replay import StreetAction
 from taiwan_poker.strategy.habits import Habits
 from taiwan_poker.strategy.legal import action_key
@@ -208,3 +208,49 @@ def test_a_player_who_jams_often_is_called_by_every_hand_that_beats_the_price_ag
             assert plan.probability(other, FOLD) == 0.0
             checked += 1
     assert checked > 10
+
+
+def test_a_big_bettor_who_loses_its_showdowns_is_read_as_jamming_with_anything() -> None:
+    """Issue 22, item 3: two players jam the flop a fifth of the time. One won most showdowns after its big
+    bets (value): read by the worst case, the strongest fifth of its range. One lost most of them: read as the
+    solved game's jamming range plus the extra jams drawn from the rest, so more hands beat the price against it
+    and the range folds less."""
+    hand = flop_spot(4, "allin")
+    v = seat_view(hand, hand.to_act)
+    bettor = v.opponents[0]
+
+    def at(shown: tuple[int, int]) -> SeatView:
+        h = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(0, 25) + (0,) * 10, big_shown=shown)
+        return replace(v, habits=tuple(h if s == bettor else None for s in range(len(v.stacks))))
+
+    value, wide = at((30, 24)), at((30, 9))
+    sv, sw = strategy(value, random.Random(0)).situation, strategy(wide, random.Random(0)).situation
+    assert sv is not None and sw is not None and sv.floor_equity is not None and sw.floor_equity is not None
+    assert sw.floor_equity > sv.floor_equity + 0.02
+    assert own_range_folds(wide)[0] < own_range_folds(value)[0] - 0.02
+
+
+def test_out_of_position_strong_checks_more_of_its_best_hands_to_a_player_who_always_bets() -> None:
+    """Issue 22 (LBR bets or jams most flops it is checked to): out of position, the top of the range checks
+    more often to a player seen betting nine times in ten when checked to than to an unknown one."""
+    hand = Hand.start(RuleSet(decks=2, seats=2), [2000, 2000], 0, rng=random.Random(8))
+    for text in ("raise 50", "call"):
+        kind, _, to = text.partition(" ")
+        hand.act(Action(ActionKind(kind), int(to) if to else None))
+    v = seat_view(hand, hand.to_act)  # the big blind, first to act on the flop
+    bettor = v.opponents[0]
+    keen = Habits(after_spots=(200, 0), after_raises=(180, 0))
+    seen = replace(v, habits=tuple(keen if s == bettor else None for s in range(len(v.stacks))))
+    sit = strategy(v, random.Random(0)).situation
+    assert sit is not None
+    mine = sit.read.street.ranges[v.seat]
+    checks_plain = checks_keen = total = 0.0
+    for (a, b), w, eq in zip(mine.cards, sit.read.weights[v.seat], sit.range_equity, strict=True):
+        if w <= 0 or a == b or eq < float(np.quantile(sit.range_equity, 0.85)):
+            continue
+        hole = (Card.from_index(int(a)), Card.from_index(int(b)))
+        p, k = replace(v, hole=hole, burns=()), replace(seen, hole=hole, burns=())
+        checks_plain += w * strategy(p, random.Random(0)).probability(p, CHECK)
+        checks_keen += w * strategy(k, random.Random(0)).probability(k, CHECK)
+        total += w
+    assert total > 0 and checks_keen / total > checks_plain / total + 0.2, (checks_plain / total, checks_keen / total)

@@ -3,11 +3,12 @@ what a bot and the coach see of the others, as a player at the table would have.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from ..lru import LruMap
 from ..rules.hand import Hand
-from ..rules.replay import replay
+from ..rules.replay import PotWon, replay
 from ..rules.views import events_for
 from ..strategy.habits import Habits, count_hand
 from ..strategy.seat import SeatView
@@ -23,9 +24,17 @@ def hand_counts(hand: Hand) -> dict[int, Habits]:
     key = (hand.events[0], hash(hand.events[1]) if len(hand.events) > 1 else 0, hand.version)
     hit = _counts.get(key)
     if hit is None:
-        hit = count_hand(replay(events_for(hand, None)).actions)
+        story = replay(events_for(hand, None))
+        hit = count_hand(story.actions, showdown_wins(story.pots))
         _counts.put(key, hit)
     return hit
+
+
+def showdown_wins(pots: Iterable[PotWon]) -> dict[int, bool]:
+    """The seats that reached the showdown (could win a pot more than one could win; a mucked hand too), and
+    whether each won a share of one."""
+    contested = [p for p in pots if len(p.eligible) > 1]
+    return {s: any(s in p.winners for p in contested) for p in contested for s in p.eligible}
 
 
 def habits_at(state: TableState, index: int) -> tuple[Habits | None, ...]:

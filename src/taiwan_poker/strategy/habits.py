@@ -16,7 +16,9 @@ hands already played at the table (never the cards).  Per player:
 * and on each street after the flop, apart with no bet yet and facing one,
   how often a decision of its was a big bet or raise: at least :data:`BIG`
   times the pot (the pot once it had called), or at least :data:`JAM` times
-  (an overbet, all in as a rule).
+  (an overbet, all in as a rule); and how often, having made such a bet in
+  a hand that reached the showdown, it won there (a player who bets big
+  for value wins most of those; one who bets big with anything does not).
 
 The rates are shrunk towards what a sound player does (:data:`PRIOR`), by
 :data:`WEIGHT` hands' worth, so a few hands say little and a hundred say
@@ -30,7 +32,7 @@ that could bet that big as often as the table saw).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..rules.actions import ActionKind
@@ -42,6 +44,7 @@ PRIOR_FOLD = (0.55, 0.8, 0.9)  # a sound player's fold rate at each level
 PRIOR_FOLD_TO_RERAISE = (0.5, 0.4)  # an open re-raised; a re-raise re-raised
 PRIOR_AFTER = (0.5, 0.15)  # after the flop: an unknown player's bet rate when it may open, raise rate facing a bet
 PRIOR_BIG = (0.04, 0.02)  # a sound player's rate of big bets (BIG to JAM pots) and overbets (JAM and more)
+PRIOR_BIG_WIN = 0.7  # a sound player's share of showdowns won after its big bet (mostly value)
 BIG, JAM = 1.5, 4.0  # a big bet and an overbet: the chips over the call, in pots (the pot once called)
 WEIGHT = 10.0  # the prior counts as this many observed spots
 
@@ -59,6 +62,7 @@ class Habits:
     after_raises: tuple[int, int] = (0, 0)  # of those, bets and raises
     street_spots: tuple[int, ...] = (0,) * 6  # decisions: (flop unbet, flop facing a bet, turn unbet, ...)
     big_bets: tuple[int, ...] = (0,) * 12  # of those, big bets and overbets: (flop unbet big, ... over, ...)
+    big_shown: tuple[int, int] = (0, 0)  # hands it bet big in that reached the showdown; of those, won
 
     def __add__(self, other: Habits) -> Habits:
         def add(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
@@ -67,7 +71,8 @@ class Habits:
         return Habits(add(self.spots, other.spots), add(self.raises, other.raises), add(self.folds, other.folds),
                       _add2(self.reraised, other.reraised), _add2(self.folded, other.folded),
                       _add2(self.after_spots, other.after_spots), _add2(self.after_raises, other.after_raises),
-                      add(self.street_spots, other.street_spots), add(self.big_bets, other.big_bets))
+                      add(self.street_spots, other.street_spots), add(self.big_bets, other.big_bets),
+                      _add2(self.big_shown, other.big_shown))
 
     def raise_rate(self, level: int) -> float:
         """The shrunk rate of raising at ``level`` (0: unraised, 1: one raise, 2: two or more)."""
@@ -105,14 +110,20 @@ class Habits:
         return (seen + WEIGHT * prior) / (self.street_spots[k] + WEIGHT)
 
 
+    def big_bet_wins(self) -> float:
+        """The shrunk share of showdowns it won after betting big in the hand."""
+        return (self.big_shown[1] + WEIGHT * PRIOR_BIG_WIN) / (self.big_shown[0] + WEIGHT)
+
+
 def bet_pots(a: StreetAction, pot: int) -> float:
     """How big a bet or raise is: the chips over the call, in pots once called (``pot`` before the action)."""
     call = a.level_before - (a.to - a.amount)
     return (a.to - a.level_before) / max(1, pot + call)
 
 
-def count_hand(actions: Iterable[StreetAction]) -> dict[int, Habits]:
-    """Each seat's counts from one hand's public actions (module docstring)."""
+def count_hand(actions: Iterable[StreetAction], showdown: Mapping[int, bool] | None = None) -> dict[int, Habits]:
+    """Each seat's counts from one hand's public actions (module docstring); ``showdown``: the seats that reached
+    the showdown, and whether each won a share of a pot there."""
     spots: dict[int, list[int]] = {}
     raises: dict[int, list[int]] = {}
     folds: dict[int, list[int]] = {}
@@ -157,12 +168,13 @@ def count_hand(actions: Iterable[StreetAction]) -> dict[int, Habits]:
             row[i] += 1
             level += 1
             raised_at[s] = level
+    shown = {s: (1, int(won)) for s, won in (showdown or {}).items() if s in big_bets}
     seats = set(spots) | set(after_spots)
     zero = [0] * LEVELS
     return {s: Habits(tuple(spots.get(s, zero)), tuple(raises.get(s, zero)), tuple(folds.get(s, zero)),
                       _pair(reraised.get(s)), _pair(folded.get(s)), _pair(after_spots.get(s)),
                       _pair(after_raises.get(s)), tuple(street_spots.get(s, [0] * 6)),
-                      tuple(big_bets.get(s, [0] * 12)))
+                      tuple(big_bets.get(s, [0] * 12)), shown.get(s, (0, 0)))
             for s in seats}
 
 

@@ -57,7 +57,7 @@ from ..lru import LruMap
 from ..rules.actions import FOLD, Action, ActionKind
 from ..rules.replay import StreetAction
 from .defence import Defence, bettor_adds, solve
-from .habits import BIG, Habits, bet_pots
+from .habits import BIG, PRIOR_BIG_WIN, Habits, bet_pots
 from .legal import action_key, allin, check_or_call, check_or_fold, pot_fraction, raise_to
 from .particles import FloatArray, equity_against, equity_matrix, pair_clashes, percentiles, share_of, values
 from .range_read import (
@@ -83,6 +83,8 @@ STANDINGS = 64  # decision points whose range standing is kept (LBR asks many ho
 PRICE_SAFETY = 0.9  # a hand folds only when its estimated equity is under 90 % of the price (estimates are noisy)
 HONEST = (0.35, 0.08)  # at or under these rates of betting, raising after the flop the read answers a bet ...
 AGGRESSIVE = (0.55, 0.2)  # ... at or over these the solved defence does (linear between; habits)
+EAGER = (0.55, 0.8)  # an opponent's rate of betting when checked to: from the first more traps, all at the second
+LOOSE_WINS = 0.45  # a big bettor winning this share of its showdowns or less bets big with anything (habits)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +155,7 @@ def situation(v: SeatView, rng: np.random.Generator) -> Situation:
     floor = None
     if mine is not None and len(v.opponents) == 1 and v.opponents[0] in hero_score:
         s = v.opponents[0]
-        floor = frequency_floor(v, read, standing, hero_score[s], hero_count[s], known)
+        floor = frequency_floor(v, read, standing, hero_score[s], hero_count[s], known, dfn)
     return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count, standing, dfn, solved,
                      read_equity, read_place, node_equity, node_place, floor)
 
@@ -185,12 +187,27 @@ def top_share(weights: FloatArray, strength: FloatArray, share: float) -> FloatA
     return out
 
 
+def loose_trust(seen: Habits) -> float:
+    """How far a big bet made too often is read as the solved game's range plus random extra hands (1) rather
+    than the strongest hands that bet that often (0): by the showdowns the bettor won after its big bets, from
+    :data:`~.habits.PRIOR_BIG_WIN` (value: 0) down to :data:`LOOSE_WINS` (anything: 1)."""
+    return float(min(1.0, max(0.0, (PRIOR_BIG_WIN - seen.big_bet_wins()) / (PRIOR_BIG_WIN - LOOSE_WINS))))
+
+
+def _unit(w: FloatArray) -> FloatArray:
+    total = float(w.sum())
+    return w / total if total > 0 else w
+
+
 def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score: FloatArray, count: FloatArray,
-                    known: list[int]) -> float | None:
-    """Heads-up, facing a big bet (:data:`~.habits.BIG` pots or more): the hand's equity against the strongest
-    part of the bettor's range before the bet that bets this big as often as the table saw it do there (its
-    habits, per street, unbet or facing a bet).  A player who overbets half the time cannot hold only the nuts:
-    any hand beating the price against even its strongest such half is a call.  None elsewhere."""
+                    known: list[int], dfn: Defence | None = None) -> float | None:
+    """Heads-up, facing a big bet (:data:`~.habits.BIG` pots or more): the hand's equity against the range of a
+    bettor who bets this big as often as the table saw it do there (its habits, per street, unbet or facing a
+    bet).  Two readings of that range, blended by :func:`loose_trust`: the strongest part of its range before
+    the bet with that much mass (the worst case), and the solved game's range at the size plus, when it bets
+    big more often than the game does, the extra share drawn from the hands the game would not bet so.  A
+    player who overbets half the time cannot hold only the nuts: a hand beating the price against that range
+    is a call.  None elsewhere."""
     last = _bet_faced(v, read, standing)
     if last is None:
         return None
@@ -202,7 +219,15 @@ def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score:
     share = seen.big_rate(v.street, last.level_before > 0, pots)
     sc, ct = standing.pairs[s]
     strength = equity_against((ct - sc).T, ct.T, read.weights[v.seat])  # each of its holdings against our range
-    rho = top_share(_range_before(v, read, s), strength, share) * _known_mask(read.street.ranges[s].cards, known)
+    before = _range_before(v, read, s)
+    rho = _unit(top_share(before, strength, share))
+    trust = loose_trust(seen)
+    if dfn is not None and trust > 0 and before.sum() > 0:
+        p = np.clip(dfn.bettor / np.maximum(before, 1e-300), 0.0, 1.0) * (before > 0)
+        game = float((before * p).sum()) / float(before.sum())  # how often the game bets this size from here
+        extra = max(0.0, share - game) / max(1e-9, 1.0 - game)
+        rho = (1 - trust) * rho + trust * _unit(before * (p + extra * (1.0 - p)))
+    rho = rho * _known_mask(read.street.ranges[s].cards, known)
     den = float((count * rho).sum())
     return float((score * rho).sum()) / den if den > 0 else None
 
@@ -393,6 +418,21 @@ def size_weights(fractions: list[float], rank: float) -> list[float]:
     return out
 
 
+def eagerness(v: SeatView) -> float:
+    """Heads-up, how keen the one opponent is to bet when checked to, by its habits: 0 at a rate of
+    :data:`EAGER` [0] or less (an unknown player counts as 50 %), 1 at :data:`EAGER` [1] or more.  Out of
+    position Strong then checks more of its best hands (from the top 7 % of its range, a fifth of them, up to
+    the top fifth, all of them), and on the river too."""
+    if len(v.opponents) != 1:
+        return 0.0
+    s = v.opponents[0]
+    seen = v.habits[s] if s < len(v.habits) else None
+    if seen is None:
+        return 0.0
+    lo, hi = EAGER
+    return float(min(1.0, max(0.0, (seen.aggression_after(False) - lo) / (hi - lo))))
+
+
 def no_bet(v: SeatView, st: Situation) -> Choices:
     sizes = bet_sizes(v)
     if not sizes:
@@ -405,8 +445,10 @@ def no_bet(v: SeatView, st: Situation) -> Choices:
     in_range = float(smooth((q - (1 - share)) / 0.03))
     # value: ahead of the hands that would call that size, not just of the range
     value = in_range * float(smooth((response(v, st, main).equity - 0.5) / 0.04)) if in_range > 0.01 else 0.0
-    if not in_position(v.seat, v.button, v.live, len(v.stacks)) and v.street < 3:
-        value *= 1 - TRAP * float(smooth((q - 0.93) / 0.02))
+    if not in_position(v.seat, v.button, v.live, len(v.stacks)):
+        keen = eagerness(v)  # checking to a player who bets whenever checked to: it bets for us
+        if v.street < 3 or keen > 0:
+            value *= 1 - (TRAP + (1 - TRAP) * keen) * float(smooth((q - (0.93 - 0.13 * keen)) / 0.02))
     f_bluff, bluff_size = sizes[-1]  # bluffs take the largest size: it needs the fewest of them
     mass = share * f_bluff / (1 + f_bluff) * ZETA.get(v.street, 1.0) * (1.0 if heads_up else 0.3)
     # the river: the very bottom, which can win no other way; earlier: just above the bottom tenth (some equity)
