@@ -167,3 +167,9 @@ def test_a_showdown_after_a_big_bet_counts_whether_the_big_bettor_won() -> None:
     assert folded[0].big_shown == (0, 0)
     loser, winner = Habits(big_shown=(40, 8)), Habits(big_shown=(40, 36))
     assert loser.big_bet_wins() < Habits().big_bet_wins() < winner.big_bet_wins()
+
+
+def test_folds_to_a_bet_after_the_flop_are_counted() -> None:
+    folded = count_hand(replay(events_for(_hand(3, ["raise 50", "call", "check", "bet 60", "fold"]), None)).actions)
+    assert folded[1].after_folds == 1 and folded[0].after_folds == 0
+    assert Habits(after_spots=(0, 90), after_folds=90).fold_after() > 0.9 > Habits().fold_after()

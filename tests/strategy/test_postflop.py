@@ -18,7 +18,7 @@ from taiwan_poker.rules.replay import StreetAction
 from taiwan_poker.strategy.habits import Habits
 from taiwan_poker.strategy.legal import action_key
 from taiwan_poker.strategy.policy import strategy
-from taiwan_poker.strategy.postflop import facing_raise
+from taiwan_poker.strategy.postflop import eagerness, facing_raise
 from taiwan_poker.strategy.range_read import bluff_share, reweight, value_share
 from taiwan_poker.strategy.seat import SeatView, seat_view
 
@@ -232,7 +232,8 @@ def test_a_big_bettor_who_loses_its_showdowns_is_read_as_jamming_with_anything()
 
 def test_out_of_position_strong_checks_more_of_its_best_hands_to_a_player_who_always_bets() -> None:
     """Issue 22 (LBR bets or jams most flops it is checked to): out of position, the top of the range checks
-    more often to a player seen betting nine times in ten when checked to than to an unknown one."""
+    more often to a player seen betting nine times in ten when checked to than to an unknown one; not to one that
+    never folds to a bet."""
     hand = Hand.start(RuleSet(decks=2, seats=2), [2000, 2000], 0, rng=random.Random(8))
     for text in ("raise 50", "call"):
         kind, _, to = text.partition(" ")
@@ -254,3 +255,7 @@ def test_out_of_position_strong_checks_more_of_its_best_hands_to_a_player_who_al
         checks_keen += w * strategy(k, random.Random(0)).probability(k, CHECK)
         total += w
     assert total > 0 and checks_keen / total > checks_plain / total + 0.2, (checks_plain / total, checks_keen / total)
+    # one that bets as often but never folds to a bet (a min-raiser, a maniac) is bet into, not checked to
+    never_folds = Habits(after_spots=(200, 100), after_raises=(180, 0), after_folds=0)
+    assert eagerness(seen) == 1.0
+    assert eagerness(replace(v, habits=tuple(never_folds if s == bettor else None for s in range(2)))) < 0.1

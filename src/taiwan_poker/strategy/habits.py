@@ -12,7 +12,7 @@ hands already played at the table (never the cards).  Per player:
   that goes all in counts);
 * how often, having raised, it folded when somebody re-raised it;
 * after the flop, how often it bet when nobody had bet on the street, and how
-  often it raised a bet;
+  often it raised a bet, and folded to one;
 * and on each street after the flop, apart with no bet yet and facing one,
   how often a decision of its was a big bet or raise: at least :data:`BIG`
   times the pot (the pot once it had called), or at least :data:`JAM` times
@@ -44,6 +44,7 @@ PRIOR_FOLD = (0.55, 0.8, 0.9)  # a sound player's fold rate at each level
 PRIOR_FOLD_TO_RERAISE = (0.5, 0.4)  # an open re-raised; a re-raise re-raised
 PRIOR_AFTER = (0.5, 0.15)  # after the flop: an unknown player's bet rate when it may open, raise rate facing a bet
 PRIOR_BIG = (0.04, 0.02)  # a sound player's rate of big bets (BIG to JAM pots) and overbets (JAM and more)
+PRIOR_FOLD_AFTER = 0.4  # after the flop, a sound player's rate of folding facing a bet
 PRIOR_BIG_WIN = 0.7  # a sound player's share of showdowns won after its big bet (mostly value)
 BIG, JAM = 1.5, 4.0  # a big bet and an overbet: the chips over the call, in pots (the pot once called)
 WEIGHT = 10.0  # the prior counts as this many observed spots
@@ -63,6 +64,7 @@ class Habits:
     street_spots: tuple[int, ...] = (0,) * 6  # decisions: (flop unbet, flop facing a bet, turn unbet, ...)
     big_bets: tuple[int, ...] = (0,) * 12  # of those, big bets and overbets: (flop unbet big, ... over, ...)
     big_shown: tuple[int, int] = (0, 0)  # hands it bet big in that reached the showdown; of those, won
+    after_folds: int = 0  # after the flop, folds facing a bet (of after_spots[1])
 
     def __add__(self, other: Habits) -> Habits:
         def add(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
@@ -72,7 +74,7 @@ class Habits:
                       _add2(self.reraised, other.reraised), _add2(self.folded, other.folded),
                       _add2(self.after_spots, other.after_spots), _add2(self.after_raises, other.after_raises),
                       add(self.street_spots, other.street_spots), add(self.big_bets, other.big_bets),
-                      _add2(self.big_shown, other.big_shown))
+                      _add2(self.big_shown, other.big_shown), self.after_folds + other.after_folds)
 
     def raise_rate(self, level: int) -> float:
         """The shrunk rate of raising at ``level`` (0: unraised, 1: one raise, 2: two or more)."""
@@ -110,6 +112,10 @@ class Habits:
         return (seen + WEIGHT * prior) / (self.street_spots[k] + WEIGHT)
 
 
+    def fold_after(self) -> float:
+        """After the flop, the shrunk rate of folding facing a bet."""
+        return (self.after_folds + WEIGHT * PRIOR_FOLD_AFTER) / (self.after_spots[1] + WEIGHT)
+
     def big_bet_wins(self) -> float:
         """The shrunk share of showdowns it won after betting big in the hand."""
         return (self.big_shown[1] + WEIGHT * PRIOR_BIG_WIN) / (self.big_shown[0] + WEIGHT)
@@ -134,6 +140,7 @@ def count_hand(actions: Iterable[StreetAction], showdown: Mapping[int, bool] | N
     reraised: dict[int, list[int]] = {}
     folded: dict[int, list[int]] = {}
     street_spots: dict[int, list[int]] = {}
+    after_folds: dict[int, int] = {}
     big_bets: dict[int, list[int]] = {}
     level, street, pot = 0, 0, -1
     for a in actions:
@@ -146,6 +153,7 @@ def count_hand(actions: Iterable[StreetAction], showdown: Mapping[int, bool] | N
             i = min(level, 1)
             after_spots.setdefault(s, [0, 0])[i] += 1
             after_raises.setdefault(s, [0, 0])[i] += int(a.aggressive)
+            after_folds[s] = after_folds.get(s, 0) + int(i == 1 and a.kind is ActionKind.FOLD)
             k = 2 * (street - 1) + i
             street_spots.setdefault(s, [0] * 6)[k] += 1
             size = bet_pots(a, pot) if a.aggressive else 0.0
@@ -174,7 +182,7 @@ def count_hand(actions: Iterable[StreetAction], showdown: Mapping[int, bool] | N
     return {s: Habits(tuple(spots.get(s, zero)), tuple(raises.get(s, zero)), tuple(folds.get(s, zero)),
                       _pair(reraised.get(s)), _pair(folded.get(s)), _pair(after_spots.get(s)),
                       _pair(after_raises.get(s)), tuple(street_spots.get(s, [0] * 6)),
-                      tuple(big_bets.get(s, [0] * 12)), shown.get(s, (0, 0)))
+                      tuple(big_bets.get(s, [0] * 12)), shown.get(s, (0, 0)), after_folds.get(s, 0))
             for s in seats}
 
 

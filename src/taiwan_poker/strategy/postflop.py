@@ -84,6 +84,7 @@ PRICE_SAFETY = 0.9  # a hand folds only when its estimated equity is under 90 % 
 HONEST = (0.35, 0.08)  # at or under these rates of betting, raising after the flop the read answers a bet ...
 AGGRESSIVE = (0.55, 0.2)  # ... at or over these the solved defence does (linear between; habits)
 EAGER = (0.55, 0.8)  # an opponent's rate of betting when checked to: from the first more traps, all at the second
+FOLDS_TO_TRAP = 0.4  # ... times its rate of folding to a bet over this (at most 1)
 LOOSE_WINS = 0.45  # a big bettor winning this share of its showdowns or less bets big with anything (habits)
 
 
@@ -420,9 +421,11 @@ def size_weights(fractions: list[float], rank: float) -> list[float]:
 
 def eagerness(v: SeatView) -> float:
     """Heads-up, how keen the one opponent is to bet when checked to, by its habits: 0 at a rate of
-    :data:`EAGER` [0] or less (an unknown player counts as 50 %), 1 at :data:`EAGER` [1] or more.  Out of
-    position Strong then checks more of its best hands (from the top 7 % of its range, a fifth of them, up to
-    the top fifth, all of them), and on the river too."""
+    :data:`EAGER` [0] or less (an unknown player counts as 50 %), 1 at :data:`EAGER` [1] or more; times its
+    rate of folding to a bet over :data:`FOLDS_TO_TRAP` (at most 1: a player who never folds calls a bet as
+    well as it makes one, and the bet builds the bigger pot).  Out of position Strong then checks more of its
+    best hands (from the top 7 % of its range, a fifth of them, up to the top fifth, all of them), and on the
+    river too."""
     if len(v.opponents) != 1:
         return 0.0
     s = v.opponents[0]
@@ -430,7 +433,8 @@ def eagerness(v: SeatView) -> float:
     if seen is None:
         return 0.0
     lo, hi = EAGER
-    return float(min(1.0, max(0.0, (seen.aggression_after(False) - lo) / (hi - lo))))
+    keen = min(1.0, max(0.0, (seen.aggression_after(False) - lo) / (hi - lo)))
+    return float(keen * min(1.0, seen.fold_after() / FOLDS_TO_TRAP))  # a player who never folds: bet into it
 
 
 def no_bet(v: SeatView, st: Situation) -> Choices:
