@@ -111,7 +111,6 @@ class Habits:
         prior = PRIOR_BIG[1] + (0.0 if over else PRIOR_BIG[0])
         return (seen + WEIGHT * prior) / (self.street_spots[k] + WEIGHT)
 
-
     def fold_after(self) -> float:
         """After the flop, the shrunk rate of folding facing a bet."""
         return (self.after_folds + WEIGHT * PRIOR_FOLD_AFTER) / (self.after_spots[1] + WEIGHT)

@@ -192,7 +192,12 @@ def loose_trust(seen: Habits) -> float:
     """How far a big bet made too often is read as the solved game's range plus random extra hands (1) rather
     than the strongest hands that bet that often (0): by the showdowns the bettor won after its big bets, from
     :data:`~.habits.PRIOR_BIG_WIN` (value: 0) down to :data:`LOOSE_WINS` (anything: 1)."""
-    return float(min(1.0, max(0.0, (PRIOR_BIG_WIN - seen.big_bet_wins()) / (PRIOR_BIG_WIN - LOOSE_WINS))))
+    return 1.0 - ramp(seen.big_bet_wins(), LOOSE_WINS, PRIOR_BIG_WIN)
+
+
+def ramp(x: float, lo: float, hi: float) -> float:
+    """0 at ``lo`` or under, 1 at ``hi`` or over, linear between."""
+    return float(min(1.0, max(0.0, (x - lo) / (hi - lo))))
 
 
 def _unit(w: FloatArray) -> FloatArray:
@@ -216,7 +221,7 @@ def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score:
     pots = bet_pots(last, v.pot - last.amount)
     if pots < BIG:
         return None
-    seen = (v.habits[s] if s < len(v.habits) else None) or Habits()
+    seen = v.habits_of(s) or Habits()
     share = seen.big_rate(v.street, last.level_before > 0, pots)
     sc, ct = standing.pairs[s]
     strength = equity_against((ct - sc).T, ct.T, read.weights[v.seat])  # each of its holdings against our range
@@ -238,11 +243,10 @@ def trust_in_solving(v: SeatView, bettor: int) -> float:
     the table saw it bet (or raise) after the flop (:mod:`.habits`): a player who bets no more than a balanced
     range would (:data:`HONEST`) bets for value and is read by the size; one who bets much more often
     (:data:`AGGRESSIVE`) is met with the solved game.  Without habits, the prior's rate: mostly solved."""
-    seen = v.habits[bettor] if bettor < len(v.habits) else None
     raising = facing_raise(v)
-    rate = (seen or Habits()).aggression_after(raising)
+    rate = (v.habits_of(bettor) or Habits()).aggression_after(raising)
     lo, hi = (HONEST[1], AGGRESSIVE[1]) if raising else (HONEST[0], AGGRESSIVE[0])
-    return float(min(1.0, max(0.0, (rate - lo) / (hi - lo))))
+    return ramp(rate, lo, hi)
 
 
 _defences: LruMap[tuple[object, ...], Defence] = LruMap(STANDINGS, clock=lambda: 0.0)
@@ -428,13 +432,11 @@ def eagerness(v: SeatView) -> float:
     river too."""
     if len(v.opponents) != 1:
         return 0.0
-    s = v.opponents[0]
-    seen = v.habits[s] if s < len(v.habits) else None
+    seen = v.habits_of(v.opponents[0])
     if seen is None:
         return 0.0
-    lo, hi = EAGER
-    keen = min(1.0, max(0.0, (seen.aggression_after(False) - lo) / (hi - lo)))
-    return float(keen * min(1.0, seen.fold_after() / FOLDS_TO_TRAP))  # a player who never folds: bet into it
+    keen = ramp(seen.aggression_after(False), *EAGER)
+    return keen * min(1.0, seen.fold_after() / FOLDS_TO_TRAP)  # a player who never folds: bet into it
 
 
 def no_bet(v: SeatView, st: Situation) -> Choices:

@@ -153,9 +153,9 @@ def reraise_value(v: SeatView) -> tuple[Action, float] | None:
     players' habits (:mod:`.habits`), if everyone folds the pot, else the re-raise lost (the hand's equity is
     not counted: a floor).  None without habits to go on, or when no re-raise is legal."""
     raiser = v.aggressor(0)
-    if v.street != 0 or v.call_amount <= 0 or raiser is None or raiser == v.seat or raiser >= len(v.habits):
+    if v.street != 0 or v.call_amount <= 0 or raiser is None or raiser == v.seat:
         return None
-    seen = v.habits[raiser]
+    seen = v.habits_of(raiser)
     if seen is None:
         return None
     action = raise_to(v, RERAISE_TIMES * v.current_bet)
@@ -167,7 +167,7 @@ def reraise_value(v: SeatView) -> tuple[Action, float] | None:
     for s in v.live:
         if s in (v.seat, raiser) or v.stacks[s] == 0:
             continue
-        other = v.habits[s] if s < len(v.habits) else None
+        other = v.habits_of(s)
         folds *= other.fold_rate(level) if other is not None else PRIOR_FOLD[min(level, len(PRIOR_FOLD) - 1)]
     return action, folds * v.pot - (1 - folds) * risk
 

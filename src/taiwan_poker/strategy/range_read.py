@@ -213,7 +213,7 @@ def preflop_ranges(v: SeatView) -> tuple[dict[int, FloatArray], bool]:
     sit = preflop_situation(v)
     if sit is not None:
         observed = {pos: h for seat, pos in sit.positions.items()
-                    if seat < len(v.habits) and (h := v.habits[seat]) is not None}
+                    if (h := v.habits_of(seat)) is not None}
         try:
             got = ranges_after(v.decks, sit.players, sit.stack_bb, sit.history, READ_FLOOR, observed)
             by_seat = {seat: got[pos] for seat, pos in sit.positions.items() if pos in got and seat in v.live}

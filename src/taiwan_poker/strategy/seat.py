@@ -51,6 +51,10 @@ class SeatView:
     straddle: int | None = None  # the seat that posted a straddle this hand
     habits: tuple[Habits | None, ...] = ()  # per seat, what the table saw its player do in earlier hands (public)
 
+    def habits_of(self, seat: int) -> Habits | None:
+        """What the table saw of the player in ``seat`` (None: nothing known)."""
+        return self.habits[seat] if 0 <= seat < len(self.habits) else None
+
     @property
     def dealt(self) -> tuple[int, ...]:
         """Seats dealt into this hand (folded ones included)."""
