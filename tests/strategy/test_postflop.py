@@ -259,3 +259,81 @@ def test_out_of_position_strong_checks_more_of_its_best_hands_to_a_player_who_al
     never_folds = Habits(after_spots=(200, 100), after_raises=(180, 0), after_folds=0)
     assert eagerness(seen) == 1.0
     assert eagerness(replace(v, habits=tuple(never_folds if s == bettor else None for s in range(2)))) < 0.1
+
+
+def _top_hands(sit_v: SeatView, top: float) -> list[tuple[Card, Card]]:
+    """The holdings of the seat's own range (as read) in its strongest ``top`` share by range equity."""
+    sit = strategy(sit_v, random.Random(0)).situation
+    assert sit is not None
+    mine = sit.read.street.ranges[sit_v.seat]
+    edge = float(np.quantile(sit.range_equity, 1 - top))
+    return [(Card.from_index(int(a)), Card.from_index(int(b)))
+            for (a, b), w, eq in zip(mine.cards, sit.read.weights[sit_v.seat], sit.range_equity, strict=True)
+            if w > 0 and a != b and eq >= edge]
+
+
+def test_a_check_keeps_some_value_hands_against_a_player_who_folds_to_bets() -> None:
+    """Issue 22 (LBR bets and jams into a checked range that holds no strong hands): the read of a check keeps
+    ``CHECK_KEEP`` of the value hands, and the strategy checks so too, in position on the flop, against a player
+    who folds to bets (an unknown one counts as such); against one who never folds it bets them."""
+    hand = Hand.start(RuleSet(decks=2, seats=2), [2000, 2000], 0, rng=random.Random(3))
+    for text in ("raise 50", "call", "check"):
+        kind, _, to = text.partition(" ")
+        hand.act(Action(ActionKind(kind), int(to) if to else None))
+    v = seat_view(hand, hand.to_act)  # the button on the flop, checked to
+    bettor = v.opponents[0]
+    station = replace(v, habits=tuple(Habits(after_spots=(100, 100), after_folds=0) if s == bettor else None
+                                      for s in range(2)))
+    plain = never = 0.0
+    hands = _top_hands(v, 0.25)
+    for hole in hands:
+        p, n = replace(v, hole=hole, burns=()), replace(station, hole=hole, burns=())
+        plain += strategy(p, random.Random(0)).probability(p, CHECK)
+        never += strategy(n, random.Random(0)).probability(n, CHECK)
+    assert len(hands) > 10
+    assert plain / len(hands) > never / len(hands) + 0.08, (plain / len(hands), never / len(hands))
+
+
+def test_a_bet_of_many_pots_is_answered_by_the_price_not_the_minimum_defence() -> None:
+    """Issue 22 (LBR jams 50 pots into a limped pot and is called by the top of a checked range that cannot
+    beat it): facing a bet of 19 pots or more, the minimum defence (the top 2 % calling whatever) no longer
+    answers; the price does.  Every hand well under the price folds; one over it never does."""
+    hand = Hand.start(RuleSet(decks=2, seats=2), [2000, 2000], 0, rng=random.Random(6))
+    for text in ("call", "check", "check", "allin"):  # a limped pot, checked to the button, which jams
+        kind, _, to = text.partition(" ")
+        hand.act(Action(ActionKind(kind), int(to) if to else None))
+    v = seat_view(hand, hand.to_act)
+    assert v.call_amount / v.pot >= 0.95
+    under = 0
+    for hole in _top_hands(v, 0.1):
+        h = replace(v, hole=hole, burns=())
+        plan = strategy(h, random.Random(0))
+        sit = plan.situation
+        assert sit is not None and plan.equity is not None
+        fold = plan.probability(h, FOLD)
+        if plan.equity > plan.price or (sit.floor_equity is not None and sit.floor_equity > plan.price):
+            assert fold == 0.0
+        elif plan.equity < plan.price - 0.04:
+            assert fold > 0.95, (plan.equity, plan.price, fold, sit.place)
+            under += 1
+    assert under >= 3
+
+
+def test_a_big_bettor_whose_big_bets_win_their_showdowns_is_answered_by_the_price() -> None:
+    """Issue 22 (LBR's big bets are value: it won two thirds of the showdowns after them, where a call at the
+    price of a jam needs to win over 45 %): a bettor who won more than ``1 − price`` of its showdowns after big
+    bets was called too often; against it the range folds more, by the price against the strongest range that
+    bets so big so often.  A record at the sound player's rate changes nothing."""
+    hand = flop_spot(5, "bet 350")  # three pots
+    v = seat_view(hand, hand.to_act)
+    bettor = v.opponents[0]
+
+    def at(shown: tuple[int, int]) -> SeatView:
+        h = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(12, 0) + (0,) * 10, big_shown=shown)
+        return replace(v, habits=tuple(h if s == bettor else None for s in range(len(v.stacks))))
+
+    value, sound = at((40, 36)), at((40, 20))
+    assert 0.6 < v.call_amount / v.pot < 0.85  # a big bet, not an overbet
+    fv, fs = own_range_folds(value)[0], own_range_folds(sound)[0]
+    assert fv > fs + 0.03, (fv, fs)
+    assert own_range_folds(at((0, 0)))[0] == pytest.approx(fs, abs=0.01)

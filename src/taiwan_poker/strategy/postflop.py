@@ -57,10 +57,11 @@ from ..lru import LruMap
 from ..rules.actions import FOLD, Action, ActionKind
 from ..rules.replay import StreetAction
 from .defence import Defence, bettor_adds, solve
-from .habits import BIG, PRIOR_BIG_WIN, Habits, bet_pots
+from .habits import BIG, PRIOR_BIG_WIN, PRIOR_FOLD_AFTER, WEIGHT, Habits, bet_pots
 from .legal import action_key, allin, check_or_call, check_or_fold, pot_fraction, raise_to
 from .particles import FloatArray, equity_against, equity_matrix, pair_clashes, percentiles, share_of, values
 from .range_read import (
+    CHECK_KEEP,
     TRAP,
     ZETA,
     HandRead,
@@ -85,6 +86,8 @@ HONEST = (0.35, 0.08)  # at or under these rates of betting, raising after the f
 AGGRESSIVE = (0.55, 0.2)  # ... at or over these the solved defence does (linear between; habits)
 EAGER = (0.55, 0.8)  # an opponent's rate of betting when checked to: from the first more traps, all at the second
 FOLDS_TO_TRAP = 0.4  # ... times its rate of folding to a bet over this (at most 1)
+OVERBET = (0.85, 0.95)  # α (bet over pot after it) from which the price alone answers a bet, fully at the second
+VALUE_MARGIN = 0.15  # a big bettor winning this much more than 1 − price of its showdowns: the price answers
 LOOSE_WINS = 0.45  # a big bettor winning this share of its showdowns or less bets big with anything (habits)
 
 
@@ -193,6 +196,18 @@ def loose_trust(seen: Habits) -> float:
     than the strongest hands that bet that often (0): by the showdowns the bettor won after its big bets, from
     :data:`~.habits.PRIOR_BIG_WIN` (value: 0) down to :data:`LOOSE_WINS` (anything: 1)."""
     return 1.0 - ramp(seen.big_bet_wins(), LOOSE_WINS, PRIOR_BIG_WIN)
+
+
+def value_betting(v: SeatView, price: float) -> float:
+    """Heads-up, how sure the one opponent's big bets are value, by the showdowns it reached after them: a call
+    of a bet at this price pays when it wins more than the price, so a bettor who won more than ``1 − price`` of
+    those showdowns was called too often.  0 at ``1 − price`` or under, 1 at :data:`VALUE_MARGIN` over it; times
+    the weight of the evidence, ``n / (n + WEIGHT)`` for ``n`` showdowns seen (none: 0)."""
+    seen = v.habits_of(v.opponents[0]) if len(v.opponents) == 1 else None
+    if seen is None or seen.big_shown[0] == 0:
+        return 0.0
+    n, won = seen.big_shown
+    return n / (n + WEIGHT) * ramp(won / n, 1 - price, 1 - price + VALUE_MARGIN)
 
 
 def ramp(x: float, lo: float, hi: float) -> float:
@@ -362,8 +377,14 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
         w = st.solved
         solved_fold = 0.0 if st.node_equity > price else float(smooth((_solved_alpha(st) - st.node_place) / 0.03))
         fold = 0.0 if e > price else w * solved_fold + (1 - w) * fold  # e: the two readings' blend
-    if st.floor_equity is not None and st.floor_equity > price:  # a big bet this player makes too often
-        fold = 0.0
+    big = ramp(st.alpha, *OVERBET)  # a bet many times the pot: the price answers, not the minimum defence
+    if big > 0:
+        fold = 0.0 if e > price else (1 - big) * fold + big * float(smooth((price - e) / 0.02))
+    if st.floor_equity is not None:
+        if st.floor_equity > price:  # a big bet this player makes too often
+            fold = 0.0
+        elif (sure := value_betting(v, price)) > 0:  # a big bettor who shows the best hand: the price against that range
+            fold = (1 - sure) * fold + sure * float(smooth((price - st.floor_equity) / 0.02))
     alpha = fold_limit(v, st)
     can_raise = v.can(ActionKind.RAISE) or (v.can(ActionKind.ALLIN) and v.stack > v.call_amount)
     heads_up = len(v.opponents) == 1
@@ -436,7 +457,15 @@ def eagerness(v: SeatView) -> float:
     if seen is None:
         return 0.0
     keen = ramp(seen.aggression_after(False), *EAGER)
-    return keen * min(1.0, seen.fold_after() / FOLDS_TO_TRAP)  # a player who never folds: bet into it
+    return keen * folding(v)  # a player who never folds: bet into it
+
+
+def folding(v: SeatView) -> float:
+    """How far the opponents fold to bets after the flop, by habits: their rate of folding facing a bet over
+    :data:`FOLDS_TO_TRAP` (at most 1; the lowest of them; an unknown player counts as the prior's 40 %).  A
+    slow-play protects a check only against players who fold: one who never does is bet into."""
+    rates = [(v.habits_of(s) or Habits()).fold_after() for s in v.opponents]
+    return min(1.0, min(rates, default=PRIOR_FOLD_AFTER) / FOLDS_TO_TRAP)
 
 
 def no_bet(v: SeatView, st: Situation) -> Choices:
@@ -451,10 +480,13 @@ def no_bet(v: SeatView, st: Situation) -> Choices:
     in_range = float(smooth((q - (1 - share)) / 0.03))
     # value: ahead of the hands that would call that size, not just of the range
     value = in_range * float(smooth((response(v, st, main).equity - 0.5) / 0.04)) if in_range > 0.01 else 0.0
-    if not in_position(v.seat, v.button, v.live, len(v.stacks)):
+    last = in_position(v.seat, v.button, v.live, len(v.stacks))
+    keep = 0.0 if last and v.street == 3 else CHECK_KEEP * folding(v)  # slow-plays: a check that still holds hands
+    if not last:
         keen = eagerness(v)  # checking to a player who bets whenever checked to: it bets for us
         if v.street < 3 or keen > 0:
-            value *= 1 - (TRAP + (1 - TRAP) * keen) * float(smooth((q - (0.93 - 0.13 * keen)) / 0.02))
+            keep = max(keep, (TRAP + (1 - TRAP) * keen) * float(smooth((q - (0.93 - 0.13 * keen)) / 0.02)))
+    value *= 1 - keep
     f_bluff, bluff_size = sizes[-1]  # bluffs take the largest size: it needs the fewest of them
     mass = share * f_bluff / (1 + f_bluff) * ZETA.get(v.street, 1.0) * (1.0 if heads_up else 0.3)
     # the river: the very bottom, which can win no other way; earlier: just above the bottom tenth (some equity)
