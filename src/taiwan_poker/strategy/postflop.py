@@ -383,7 +383,7 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
     if st.floor_equity is not None:
         if st.floor_equity > price:  # a big bet this player makes too often
             fold = 0.0
-        elif (sure := value_betting(v, price)) > 0:  # a big bettor who shows the best hand: the price against that range
+        elif (sure := value_betting(v, price)) > 0:  # big bets that win their showdowns: the price answers
             fold = (1 - sure) * fold + sure * float(smooth((price - st.floor_equity) / 0.02))
     alpha = fold_limit(v, st)
     can_raise = v.can(ActionKind.RAISE) or (v.can(ActionKind.ALLIN) and v.stack > v.call_amount)
