@@ -91,25 +91,20 @@ def sample_range(classes: FloatArray, decks: int, board: Sequence[int], rng: np.
     picks = rng.choice(len(faces), size=k, p=p)
     taken = np.zeros(CARDS_PER_DECK * decks, dtype=bool)
     taken[list(board)] = True
-    free = [np.flatnonzero(~taken[f::CARDS_PER_DECK]) for f in range(CARDS_PER_DECK)]  # deck numbers - 1
-    cards = np.zeros((k, 2), dtype=np.int64)
-    weights = np.ones(k)
-    for i, m in enumerate(picks):
-        a, b = int(faces[m, 0]), int(faces[m, 1])
-        fa, fb = free[a], free[b]
-        if a == b:
-            if len(fa) < 2:
-                weights[i] = 0.0
-                continue
-            da, db = rng.choice(fa, size=2, replace=False)
-            weights[i] = len(fa) * (len(fa) - 1) / (decks * (decks - 1))
-        else:
-            if len(fa) == 0 or len(fb) == 0:
-                weights[i] = 0.0
-                continue
-            da, db = rng.choice(fa), rng.choice(fb)
-            weights[i] = len(fa) * len(fb) / (decks * decks)
-        cards[i] = (int(da) * CARDS_PER_DECK + a, int(db) * CARDS_PER_DECK + b)
+    free = ~taken.reshape(decks, CARDS_PER_DECK).T  # free[face, deck]
+    count = free.sum(axis=1)
+    decks_of = np.argsort(~free, axis=1, kind="stable")  # per face: its free decks first, in deck order
+    a, b = faces[picks, 0], faces[picks, 1]
+    la, lb = count[a], count[b]
+    pair = a == b
+    lb = np.where(pair, la - 1, lb)  # a pair's second card: one of the other free decks
+    ia = np.minimum((rng.random(k) * la).astype(np.int64), np.maximum(la - 1, 0))
+    ib = np.minimum((rng.random(k) * lb).astype(np.int64), np.maximum(lb - 1, 0))
+    ib = np.where(pair & (ib >= ia), ib + 1, ib)
+    ok = (la > 0) & (lb > 0)
+    weights = np.where(ok, la * lb / (decks * np.where(pair, max(1, decks - 1), decks)), 0.0)
+    cards = np.stack([decks_of[a, ia] * CARDS_PER_DECK + a, decks_of[b, ib] * CARDS_PER_DECK + b], axis=1)
+    cards = np.where(ok[:, None], cards, 0).astype(np.int64)
     return Range(cards, weights)
 
 
@@ -135,8 +130,7 @@ def draw_runouts(board: Sequence[int], decks: int, rng: np.random.Generator, cou
     mask[list(board)] = False
     stock = np.flatnonzero(mask)
     take = need + 2 * references
-    rows = np.stack([rng.choice(stock, size=take, replace=False) for _ in range(count)]) if count else np.zeros(
-        (0, take), dtype=np.int64)
+    rows = stock[np.argsort(rng.random((count, len(stock))), axis=1)[:, :take]]  # draws without replacement
     return Runouts(tuple(board), rows[:, :need].astype(np.int64),
                    rows[:, need:].reshape(count, references, 2).astype(np.int64))
 
@@ -180,10 +174,12 @@ def strength(hands: IntArray, vals: ValueArray, runouts: Runouts) -> FloatArray:
     ref = rank_batch(cards, threads=1).reshape(r, q)
     ok = ~clashes(hands, runouts)  # (n, r)
     ref_clash = (hands[:, None, None, :, None] == runouts.references[None, :, :, None, :]).any(axis=(3, 4))
-    score = (vals[:, :, None] > ref[None]).astype(np.float64) + 0.5 * (vals[:, :, None] == ref[None])
     valid = ok[:, :, None] & ~ref_clash
-    total = valid.sum(axis=(1, 2))
-    return np.where(total > 0, (score * valid).sum(axis=(1, 2)) / np.maximum(total, 1), 0.5)
+    v, rf = vals[:, :, None], ref[None]
+    wins = np.count_nonzero((v > rf) & valid, axis=(1, 2))
+    ties = np.count_nonzero((v == rf) & valid, axis=(1, 2))
+    total = np.count_nonzero(valid, axis=(1, 2))
+    return np.where(total > 0, (wins + 0.5 * ties) / np.maximum(total, 1), 0.5)
 
 
 def percentiles(scores: FloatArray, weights: FloatArray) -> FloatArray:
@@ -223,9 +219,11 @@ def equity_matrix(vals_a: ValueArray, vals_b: ValueArray, ok_a: npt.NDArray[np.b
     the pairs that share no card.  Returns ``(score[i, j], count[i, j])``.
     """
     va, vb = vals_a[:, None, :], vals_b[None, :, :]
-    valid = ok_a[:, None, :] & ok_b[None, :, :] & pair_ok[:, :, None]
-    score = ((va > vb) + 0.5 * (va == vb)) * valid
-    return score.sum(axis=2), valid.sum(axis=2).astype(np.float64)
+    valid = ok_a[:, None, :] & ok_b[None, :, :]  # the pair mask does not depend on the run-out: applied after
+    wins = np.count_nonzero((va > vb) & valid, axis=2)
+    ties = np.count_nonzero((va == vb) & valid, axis=2)
+    count = np.count_nonzero(valid, axis=2)
+    return (wins + 0.5 * ties) * pair_ok, (count * pair_ok).astype(np.float64)
 
 
 def equity_against(score: FloatArray, count: FloatArray, weights: FloatArray) -> FloatArray:
