@@ -146,18 +146,28 @@ def values(hands: IntArray, runouts: Runouts) -> ValueArray:
     return rank_batch(cards.reshape(n * r, 7), threads=1).reshape(n, r)
 
 
+def shared(a: IntArray, b: IntArray) -> npt.NDArray[np.bool_]:
+    """``out[i, j]``: row ``i`` of ``a`` and row ``j`` of ``b`` (physical card indices) share a card."""
+    out = np.zeros((len(a), len(b)), dtype=bool)
+    if a.size == 0 or b.size == 0:
+        return out
+    holds = np.zeros((int(max(a.max(), b.max())) + 1, len(b)), dtype=bool)  # holds[card, j]: row j has it
+    cols = np.arange(len(b))
+    for c in range(b.shape[1]):
+        holds[b[:, c], cols] = True
+    for c in range(a.shape[1]):
+        out |= holds[a[:, c]]
+    return out
+
+
 def clashes(hands: IntArray, runouts: Runouts) -> npt.NDArray[np.bool_]:
     """``out[n, r]``: holding ``n`` shares a physical card with run-out ``r``."""
-    if runouts.cards.shape[1] == 0:
-        return np.zeros((len(hands), runouts.count), dtype=bool)
-    out: npt.NDArray[np.bool_] = (hands[:, :, None, None] == runouts.cards[None, None, :, :]).any(axis=(1, 3))
-    return out
+    return shared(hands, runouts.cards)
 
 
 def pair_clashes(a: IntArray, b: IntArray) -> npt.NDArray[np.bool_]:
     """``out[i, j]``: holding ``i`` of ``a`` and holding ``j`` of ``b`` share a physical card."""
-    out: npt.NDArray[np.bool_] = (a[:, :, None, None] == b[None, None, :, :]).any(axis=(1, 3))
-    return out
+    return shared(a, b)
 
 
 def strength(hands: IntArray, vals: ValueArray, runouts: Runouts) -> FloatArray:
@@ -173,7 +183,7 @@ def strength(hands: IntArray, vals: ValueArray, runouts: Runouts) -> FloatArray:
     cards[:, 2 + b :] = np.repeat(runouts.cards, q, axis=0)
     ref = rank_batch(cards, threads=1).reshape(r, q)
     ok = ~clashes(hands, runouts)  # (n, r)
-    ref_clash = (hands[:, None, None, :, None] == runouts.references[None, :, :, None, :]).any(axis=(3, 4))
+    ref_clash = shared(hands, refs).reshape(len(hands), r, q)
     valid = ok[:, :, None] & ~ref_clash
     v, rf = vals[:, :, None], ref[None]
     wins = np.count_nonzero((v > rf) & valid, axis=(1, 2))
