@@ -18,7 +18,13 @@ range *at the size it bet* as that game has it, the hand folds when its place
 is below the game's fold share (at most ``α``).  How far that answers the bet
 rather than the read below is the bettor's habits (:func:`trust_in_solving`);
 equity and place blend the two, and a hand whose blended equity beats the
-price is never folded.  **Multi-way** the read's
+price is never folded.  A bet of many pots (α from 0.85, fully at 0.95:
+6 to 19 pots and more) is answered by the price alone, not by the minimum
+defence: the top of a range that cannot beat the bet folds, for the bet
+risks far more than the pot it could steal.  Against a big bettor who won
+more of its showdowns after big bets than ``1 − price`` (its calls paid too
+little), the price against the strongest range that bets so big so often
+answers too, as far as the showdowns seen allow.  **Multi-way** the read's
 range answers: a hand whose equity beats the price is never folded (nor one
 within a tenth of it: the estimate is noisy); otherwise the hand folds when
 its place is below ``α^(1/k)`` (``k`` players share the defence), so the range
@@ -32,7 +38,10 @@ instead of folding.
 30 %, 24 % of it on the flop, turn and river heads-up in position; less out
 of position and multi-way), the stronger the hand the larger the size (a
 third, two thirds, the pot; all in when the stack is short), and a fifth of
-the very best hands out of position check to trap on the flop and turn.
+the very best hands out of position check to trap on the flop and turn;
+and a check keeps 15 % of the value hands everywhere but in position on the
+river (the read of a check already assumes so), against players who fold
+to bets: a checked range that holds no strong hands is bet into at will.
 Bluffs come from the bottom of the range (on the flop and turn the hands just
 above the bottom tenth, which keep some equity) in the proportion that makes
 the size honest: ``V·f/(1 + f)`` at size ``f``, more on earlier streets
