@@ -40,6 +40,12 @@ def legal(hand: Hand, action: Action) -> bool:
     return True
 
 
+def seen_as(v: SeatView, habits: Habits) -> SeatView:
+    """The view with the one opponent (heads-up) seen to have these habits."""
+    bettor = v.opponents[0]
+    return replace(v, habits=tuple(habits if s == bettor else None for s in range(len(v.stacks))))
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), decks=st.integers(2, 6), seats=st.integers(2, 6), moves=st.integers(0, 12))
 def test_the_strategy_is_a_distribution_of_legal_actions_at_every_street(seed: int, decks: int, seats: int,
@@ -160,11 +166,10 @@ def test_the_coachs_fold_limit_is_the_one_the_strategy_plays_by() -> None:
     bettor; and the folds of the range the strategy brings stay within it."""
     hand = flop_spot(2, "bet 100")
     v = seat_view(hand, hand.to_act)
-    bettor = v.opponents[0]
     limits, solved_shares = [], []
     for h in (Habits(after_spots=(400, 0), after_raises=(80, 0)), None,
               Habits(after_spots=(400, 0), after_raises=(360, 0))):
-        at = replace(v, habits=tuple(h if s == bettor else None for s in range(len(v.stacks))))
+        at = seen_as(v, h)
         plan = strategy(at, random.Random(0))
         sit = plan.situation
         assert sit is not None and sit.defence is not None
@@ -186,9 +191,8 @@ def test_a_player_who_jams_often_is_called_by_every_hand_that_beats_the_price_ag
     holds few such hands)."""
     hand = flop_spot(4, "allin")
     v = seat_view(hand, hand.to_act)
-    bettor = v.opponents[0]
     jammer = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(0, 110) + (0,) * 10)
-    at = replace(v, habits=tuple(jammer if s == bettor else None for s in range(len(v.stacks))))
+    at = seen_as(v, jammer)
     plain, _ = own_range_folds(v)
     seen, _ = own_range_folds(at)
     assert seen < plain, (plain, seen)
@@ -217,11 +221,10 @@ def test_a_big_bettor_who_loses_its_showdowns_is_read_as_jamming_with_anything()
     and the range folds less."""
     hand = flop_spot(4, "allin")
     v = seat_view(hand, hand.to_act)
-    bettor = v.opponents[0]
 
     def at(shown: tuple[int, int]) -> SeatView:
         h = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(0, 25) + (0,) * 10, big_shown=shown)
-        return replace(v, habits=tuple(h if s == bettor else None for s in range(len(v.stacks))))
+        return seen_as(v, h)
 
     value, wide = at((30, 24)), at((30, 9))
     sv, sw = strategy(value, random.Random(0)).situation, strategy(wide, random.Random(0)).situation
@@ -239,9 +242,8 @@ def test_out_of_position_strong_checks_more_of_its_best_hands_to_a_player_who_al
         kind, _, to = text.partition(" ")
         hand.act(Action(ActionKind(kind), int(to) if to else None))
     v = seat_view(hand, hand.to_act)  # the big blind, first to act on the flop
-    bettor = v.opponents[0]
     keen = Habits(after_spots=(200, 0), after_raises=(180, 0))
-    seen = replace(v, habits=tuple(keen if s == bettor else None for s in range(len(v.stacks))))
+    seen = seen_as(v, keen)
     sit = strategy(v, random.Random(0)).situation
     assert sit is not None
     mine = sit.read.street.ranges[v.seat]
@@ -258,7 +260,7 @@ def test_out_of_position_strong_checks_more_of_its_best_hands_to_a_player_who_al
     # one that bets as often but never folds to a bet (a min-raiser, a maniac) is bet into, not checked to
     never_folds = Habits(after_spots=(200, 100), after_raises=(180, 0), after_folds=0)
     assert eagerness(seen) == 1.0
-    assert eagerness(replace(v, habits=tuple(never_folds if s == bettor else None for s in range(2)))) < 0.1
+    assert eagerness(seen_as(v, never_folds)) < 0.1
 
 
 def _top_hands(sit_v: SeatView, top: float) -> list[tuple[Card, Card]]:
@@ -281,9 +283,7 @@ def test_a_check_keeps_some_value_hands_against_a_player_who_folds_to_bets() -> 
         kind, _, to = text.partition(" ")
         hand.act(Action(ActionKind(kind), int(to) if to else None))
     v = seat_view(hand, hand.to_act)  # the button on the flop, checked to
-    bettor = v.opponents[0]
-    station = replace(v, habits=tuple(Habits(after_spots=(100, 100), after_folds=0) if s == bettor else None
-                                      for s in range(2)))
+    station = seen_as(v, Habits(after_spots=(100, 100), after_folds=0))
     plain = never = 0.0
     hands = _top_hands(v, 0.25)
     for hole in hands:
@@ -327,11 +327,10 @@ def test_a_big_bettor_whose_big_bets_win_their_showdowns_is_answered_by_the_pric
     bets so big so often.  A record at the sound player's rate changes nothing."""
     hand = flop_spot(5, "bet 350")  # three pots
     v = seat_view(hand, hand.to_act)
-    bettor = v.opponents[0]
 
     def at(shown: tuple[int, int]) -> SeatView:
         h = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(12, 0) + (0,) * 10, big_shown=shown)
-        return replace(v, habits=tuple(h if s == bettor else None for s in range(len(v.stacks))))
+        return seen_as(v, h)
 
     value, sound = at((40, 36)), at((40, 20))
     assert 0.6 < v.call_amount / v.pot < 0.85  # a big bet, not an overbet
