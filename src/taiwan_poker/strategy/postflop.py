@@ -388,12 +388,12 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
         fold = 0.0 if e > price else w * solved_fold + (1 - w) * fold  # e: the two readings' blend
     big = ramp(st.alpha, *OVERBET)  # a bet many times the pot: the price answers, not the minimum defence
     if big > 0:
-        fold = 0.0 if e > price else (1 - big) * fold + big * float(smooth((price - e) / 0.02))
+        fold = 0.0 if e > price else _toward_price(fold, big, e, price)
     if st.floor_equity is not None:
         if st.floor_equity > price:  # a big bet this player makes too often
             fold = 0.0
         elif (sure := value_betting(v, price)) > 0:  # big bets that win their showdowns: the price answers
-            fold = (1 - sure) * fold + sure * float(smooth((price - st.floor_equity) / 0.02))
+            fold = _toward_price(fold, sure, st.floor_equity, price)
     alpha = fold_limit(v, st)
     can_raise = v.can(ActionKind.RAISE) or (v.can(ActionKind.ALLIN) and v.stack > v.call_amount)
     heads_up = len(v.opponents) == 1
@@ -410,6 +410,11 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
             and raise_action.to - v.bets[v.seat] >= 0.6 * v.stack):
         raise_action = allin(v)
     return [(FOLD, fold), (check_or_call(v), call), (raise_action, value_raise + bluff_raise)]
+
+
+def _toward_price(fold: float, weight: float, equity: float, price: float) -> float:
+    """``fold`` moved by ``weight`` toward the price's answer: fold when ``equity`` is under the price."""
+    return (1 - weight) * fold + weight * float(smooth((price - equity) / 0.02))
 
 
 def _read_fold(v: SeatView, e: float, q: float, alpha: float, price: float) -> float:
