@@ -337,3 +337,28 @@ def test_a_big_bettor_whose_big_bets_win_their_showdowns_is_answered_by_the_pric
     fv, fs = own_range_folds(value)[0], own_range_folds(sound)[0]
     assert fv > fs + 0.03, (fv, fs)
     assert own_range_folds(at((0, 0)))[0] == pytest.approx(fs, abs=0.01)
+
+
+def test_a_turn_jam_of_a_few_pots_is_called_by_the_top_of_the_range_the_minimum_defence_keeps() -> None:
+    """Issue 22 (LBR bets the flop and jams the turn for about five pots whenever the range folds to it: read as
+    mostly value, the barrel was answered by the price and the range folded nine hands in ten): facing a bet of
+    4 to 19 pots, the top ``1 − α`` of the range by place never folds, and the range folds at most about α."""
+    checked = 0
+    for seed in range(1, 7):
+        hand = Hand.start(RuleSet(decks=2, seats=2), [2000, 2000], 0, rng=random.Random(seed))
+        for text in ("raise 60", "call", "check", "bet 120", "call", "check", "allin"):
+            kind, _, to = text.partition(" ")
+            hand.act(Action(ActionKind(kind), int(to) if to else None))
+        v = seat_view(hand, hand.to_act)
+        alpha = v.call_amount / v.pot
+        assert 0.82 < alpha < 0.9
+        for hole in _top_hands(v, 0.25):
+            h = replace(v, hole=hole, burns=())
+            plan = strategy(h, random.Random(0))
+            assert plan.place is not None
+            if plan.place > alpha + 0.08:
+                assert plan.probability(h, FOLD) < 0.05, (plan.place, plan.equity, plan.price)
+                checked += 1
+        share, _ = own_range_folds(v)
+        assert share <= alpha + 0.05, (share, alpha)
+    assert checked >= 10

@@ -21,7 +21,11 @@ equity and place blend the two, and a hand whose blended equity beats the
 price is never folded.  A bet of many pots (α from 0.85, fully at 0.95:
 6 to 19 pots and more) is answered by the price alone, not by the minimum
 defence: the top of a range that cannot beat the bet folds, for the bet
-risks far more than the pot it could steal.  Against a big bettor who won
+risks far more than the pot it could steal.  Yet from 4 pots up to those 19
+(α 0.8 to 0.95) the minimum defence holds whatever the read or the price says:
+the top ``1 − α`` of the range by place calls a barrel or an overbet (a
+bettor who jams the turn whenever the range folds to it is otherwise paid
+by nothing).  Against a big bettor who won
 more of its showdowns after big bets than ``1 − price`` (its calls paid too
 little), the price against the strongest range that bets so big so often
 answers too, as far as the showdowns seen allow.  **Multi-way** the read's
@@ -96,6 +100,7 @@ AGGRESSIVE = (0.55, 0.2)  # ... at or over these the solved defence does (linear
 EAGER = (0.55, 0.8)  # an opponent's rate of betting when checked to: from the first more traps, all at the second
 FOLDS_TO_TRAP = 0.4  # ... times its rate of folding to a bet over this (at most 1)
 OVERBET = (0.85, 0.95)  # α (bet over pot after it) from which the price alone answers a bet, fully at the second
+DEFEND_BIG = (0.8, 0.95)  # α from 4 to 19 pots: however the bet is read, the top 1 − α of the range calls it
 VALUE_MARGIN = 0.15  # a big bettor winning this much more than 1 − price of its showdowns: the price answers
 LOOSE_WINS = 0.45  # a big bettor winning this share of its showdowns or less bets big with anything (habits)
 
@@ -394,6 +399,7 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
             fold = 0.0
         elif (sure := value_betting(v, price)) > 0:  # big bets that win their showdowns: the price answers
             fold = _toward_price(fold, sure, st.floor_equity, price)
+    fold = defend_big(v, st, fold)
     alpha = fold_limit(v, st)
     can_raise = v.can(ActionKind.RAISE) or (v.can(ActionKind.ALLIN) and v.stack > v.call_amount)
     heads_up = len(v.opponents) == 1
@@ -410,6 +416,21 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
             and raise_action.to - v.bets[v.seat] >= 0.6 * v.stack):
         raise_action = allin(v)
     return [(FOLD, fold), (check_or_call(v), call), (raise_action, value_raise + bluff_raise)]
+
+
+def defend_big(v: SeatView, st: Situation, fold: float) -> float:
+    """Facing a bet of 4 to 19 pots (α within :data:`DEFEND_BIG`, smoothly at both ends), ``fold`` capped by the
+    minimum defence: the top ``1 − α`` of the range by place (``α^(1/k)`` shared by ``k`` players) never folds,
+    however the read or the price answers.  Barrels and overbets are read as mostly value, and a bettor who jams
+    the turn and river whenever that range folds is paid nothing by it otherwise; from 19 pots the price alone
+    answers (:data:`OVERBET`)."""
+    lo, hi = DEFEND_BIG
+    weight = ramp(st.alpha, lo, lo + 0.02) * (1.0 - ramp(st.alpha, hi - 0.02, hi))
+    if weight <= 0:
+        return fold
+    k = max(1, len(v.live) - 1)
+    least = float(smooth((st.alpha ** (1.0 / k) - st.place) / 0.03))
+    return (1 - weight) * fold + weight * min(fold, least)
 
 
 def _toward_price(fold: float, weight: float, equity: float, price: float) -> float:
