@@ -22,13 +22,11 @@ from taiwan_poker.strategy.policy import strategy
 from taiwan_poker.strategy.seat import SeatView, seat_view
 from taiwan_poker.tables import Act, Deal, Open, TableState, decide, fold
 
+from .spots import play
+
 
 def _hand(seed: int, moves: list[str], seats: int = 2) -> Hand:
-    hand = Hand.start(RuleSet(decks=2, seats=seats), [2000] * seats, 0, rng=random.Random(seed))
-    for text in moves:
-        kind, _, to = text.partition(" ")
-        hand.act(Action(ActionKind(kind), int(to) if to else None))
-    return hand
+    return play(Hand.start(RuleSet(decks=2, seats=seats), [2000] * seats, 0, rng=random.Random(seed)), *moves)
 
 
 def test_a_hand_counts_raises_by_level_and_the_fold_to_a_reraise() -> None:

@@ -22,14 +22,17 @@ from taiwan_poker.strategy.postflop import eagerness, facing_raise
 from taiwan_poker.strategy.range_read import bluff_share, reweight, value_share
 from taiwan_poker.strategy.seat import SeatView, seat_view
 
+from ..bots.spots import play
+
+
+def played(seed: int, actions: tuple[str, ...], decks: int = 2) -> Hand:
+    """A heads-up hand of 100 big blinds, dealt from ``seed``, after ``actions`` ("raise 50", "call", ...)."""
+    return play(Hand.start(RuleSet(decks=decks, seats=2), [2000, 2000], 0, rng=random.Random(seed)), *actions)
+
 
 def flop_spot(seed: int, bet: str, decks: int = 2) -> Hand:
     """Heads-up: the button opens to 2.5 big blinds, the big blind calls and checks the flop; the button bets."""
-    hand = Hand.start(RuleSet(decks=decks, seats=2), [2000, 2000], 0, rng=random.Random(seed))
-    for text in ("raise 50", "call", "check", bet):
-        kind, _, to = text.partition(" ")
-        hand.act(Action(ActionKind(kind), int(to) if to else None))
-    return hand
+    return played(seed, ("raise 50", "call", "check", bet), decks)
 
 
 def legal(hand: Hand, action: Action) -> bool:
@@ -237,10 +240,7 @@ def test_out_of_position_strong_checks_more_of_its_best_hands_to_a_player_who_al
     """Issue 22 (LBR bets or jams most flops it is checked to): out of position, the top of the range checks
     more often to a player seen betting nine times in ten when checked to than to an unknown one; not to one that
     never folds to a bet."""
-    hand = Hand.start(RuleSet(decks=2, seats=2), [2000, 2000], 0, rng=random.Random(8))
-    for text in ("raise 50", "call"):
-        kind, _, to = text.partition(" ")
-        hand.act(Action(ActionKind(kind), int(to) if to else None))
+    hand = played(8, ("raise 50", "call"))
     v = seat_view(hand, hand.to_act)  # the big blind, first to act on the flop
     keen = Habits(after_spots=(200, 0), after_raises=(180, 0))
     seen = seen_as(v, keen)
@@ -278,10 +278,7 @@ def test_a_check_keeps_some_value_hands_against_a_player_who_folds_to_bets() -> 
     """Issue 22 (LBR bets and jams into a checked range that holds no strong hands): the read of a check keeps
     ``CHECK_KEEP`` of the value hands, and the strategy checks so too, in position on the flop, against a player
     who folds to bets (an unknown one counts as such); against one who never folds it bets them."""
-    hand = Hand.start(RuleSet(decks=2, seats=2), [2000, 2000], 0, rng=random.Random(3))
-    for text in ("raise 50", "call", "check"):
-        kind, _, to = text.partition(" ")
-        hand.act(Action(ActionKind(kind), int(to) if to else None))
+    hand = played(3, ("raise 50", "call", "check"))
     v = seat_view(hand, hand.to_act)  # the button on the flop, checked to
     station = seen_as(v, Habits(after_spots=(100, 100), after_folds=0))
     plain = never = 0.0
@@ -300,10 +297,7 @@ def test_a_bet_of_many_pots_is_answered_by_the_price_not_the_minimum_defence() -
     answers; the price does.  Every hand well under the price folds; one over it never does."""
     under = 0
     for seed in range(1, 13):
-        hand = Hand.start(RuleSet(decks=2, seats=2), [2000, 2000], 0, rng=random.Random(seed))
-        for text in ("call", "check", "check", "allin"):  # a limped pot, checked to the button, which jams
-            kind, _, to = text.partition(" ")
-            hand.act(Action(ActionKind(kind), int(to) if to else None))
+        hand = played(seed, ("call", "check", "check", "allin"))  # a limped pot, checked to the button: a jam
         v = seat_view(hand, hand.to_act)
         assert v.call_amount / v.pot >= 0.95
         for hole in _top_hands(v, 0.1):
@@ -345,10 +339,7 @@ def test_a_turn_jam_of_a_few_pots_is_called_by_the_top_of_the_range_the_minimum_
     4 to 19 pots, the top ``1 − α`` of the range by place never folds, and the range folds at most about α."""
     checked = 0
     for seed in range(1, 7):
-        hand = Hand.start(RuleSet(decks=2, seats=2), [2000, 2000], 0, rng=random.Random(seed))
-        for text in ("raise 60", "call", "check", "bet 120", "call", "check", "allin"):
-            kind, _, to = text.partition(" ")
-            hand.act(Action(ActionKind(kind), int(to) if to else None))
+        hand = played(seed, ("raise 60", "call", "check", "bet 120", "call", "check", "allin"))
         v = seat_view(hand, hand.to_act)
         alpha = v.call_amount / v.pot
         assert 0.82 < alpha < 0.9

@@ -360,11 +360,16 @@ def facing_barrel(v: SeatView) -> bool:
         for s in range(1, v.street))
 
 
+def _shared_alpha(v: SeatView, alpha: float) -> float:
+    """α shared by the ``k`` players still to answer the bet: each may fold ``α^(1/k)`` of their range."""
+    k = max(1, len(v.live) - 1)
+    return alpha ** (1.0 / k) if alpha > 0 else 0.0
+
+
 def _read_alpha(v: SeatView, st: Situation) -> float:
     """The read's fold limit: α shared among the players still to answer, and a little more for a range that
     was behind before the bet (say, against a tight re-raiser's: their bets need fewer bluffs)."""
-    k = max(1, len(v.live) - 1)
-    alpha = st.alpha ** (1.0 / k) if st.alpha > 0 else 0.0
+    alpha = _shared_alpha(v, st.alpha)
     start = st.standing.start if st.standing is not None else 0.5
     return min(0.95, alpha + RANGE_DISADVANTAGE * max(0.0, 0.5 - start)) if alpha > 0 else 0.0
 
@@ -428,8 +433,7 @@ def defend_big(v: SeatView, st: Situation, fold: float) -> float:
     weight = ramp(st.alpha, lo, lo + 0.02) * (1.0 - ramp(st.alpha, hi - 0.02, hi))
     if weight <= 0:
         return fold
-    k = max(1, len(v.live) - 1)
-    least = float(smooth((st.alpha ** (1.0 / k) - st.place) / 0.03))
+    least = float(smooth((_shared_alpha(v, st.alpha) - st.place) / 0.03))
     return (1 - weight) * fold + weight * min(fold, least)
 
 
