@@ -17,7 +17,8 @@ Parts (``--part``, default ``levels``, today's output):
   (``--no-allin-ev`` for the chips as they fell); targets (issue 22): every interval above 0, at least +20
   against the preflop bully, +400 against the all-in jammer;
 * ``lbr``: Local Best Response against each level heads-up (``bots/lbr.py``), mbb/g with a 95 % interval (the
-  policy's exploitability as LBR finds it; folding every hand loses 750); target: Strong at most 750;
+  policy's exploitability as LBR finds it; folding every hand loses 750), beside the same hands scored for luck
+  (``bots/luck.py``: unbiased, a narrower interval); target: Strong at most 750;
 * ``fold``: the fold-to-size probe heads-up: scripted bets of 1 chip, 1 BB, 1/3 pot, pot and 2x pot on each
   street of self-play; fold share against b / (p + b) + 5 points, and folds whose equity against the bettor's
   range beats the price (target: none);
@@ -50,6 +51,7 @@ from taiwan_poker.bots.arena import (
     duplicate_ring,
     fold_to_size,
     lbr_heads_up,
+    mean_ci,
     percentiles,
 )
 from taiwan_poker.bots.exploiters import EXPLOITERS
@@ -91,14 +93,15 @@ class Result(NamedTuple):
     seconds: float
     timings: list[float]
     spots: list[FoldSpot]
+    adjusted: Sequence[float] = ()  # LBR: the same deals scored for luck (bots/luck.py)
 
 
 def run(job: Job) -> Result:
     rules = RuleSet(decks=job.decks, seats=job.seats)
     if job.kind == "lbr":
         settings = LbrSettings(preflop="act" if job.option == "act" else "call")
-        tally = lbr_heads_up(rules, policy(job.villain), job.deals, seed=job.seed, settings=settings)
-        return Result(job, tally.units, tally.hands, tally.seconds, [], [])
+        tally = lbr_heads_up(rules, policy(job.villain), job.deals, seed=job.seed, settings=settings, luck=True)
+        return Result(job, tally.units, tally.hands, tally.seconds, [], [], tally.adjusted)
     if job.kind == "fold":
         t0 = time.perf_counter()
         spots = fold_to_size(rules, policy(job.hero), job.deals, seed=job.seed)
@@ -132,7 +135,7 @@ def _store(res: Result) -> str:
     if len(timings) > TIMING_KEEP:
         timings = random.Random(res.job.seed).sample(timings, TIMING_KEEP)
     return json.dumps({"job": list(res.job), "units": res.units, "hands": res.hands, "seconds": res.seconds,
-                       "timings": timings,
+                       "timings": timings, "adjusted": res.adjusted,
                        "spots": [[s.street, s.size, s.bet, s.pot, s.folded, s.price, s.equity] for s in res.spots]})
 
 
@@ -145,7 +148,7 @@ def _load_stored(path: str) -> dict[Job, Result]:
                     d = json.loads(line)
                     job = Job(*d["job"])
                     out[job] = Result(job, d["units"], d["hands"], d["seconds"], d["timings"],
-                                      [FoldSpot(*x) for x in d["spots"]])
+                                      [FoldSpot(*x) for x in d["spots"]], d.get("adjusted", []))
     except FileNotFoundError:
         pass
     return out
@@ -162,6 +165,7 @@ def execute(jobs: list[Job], chunks: int, workers: int, store: str = "") -> tupl
     def add(res: Result) -> None:
         t, spots = merged[by_key[res.job[:4] + res.job[6:]]]
         t.units.extend(res.units)
+        t.adjusted.extend(res.adjusted)
         t.hands += res.hands
         t.seconds += res.seconds
         t.timings.extend(res.timings)
@@ -278,19 +282,25 @@ def part_lbr(args: argparse.Namespace, decks: list[int], console: Console, out: 
     merged, wall = execute(jobs, args.chunks, args.workers, args.store)
     table = Table(title="Local Best Response against each level, heads-up (mbb/g won by LBR, 95 % CI; "
                         "folding every hand loses 750)")
-    for col in ("decks", "against", "LBR preflop", "hands", "mbb/g", "95 % CI", f"≤ {LBR_TARGET:.0f}", "s/hand"):
+    for col in ("decks", "against", "LBR preflop", "hands", "mbb/g", "95 % CI", "luck-adjusted", "95 % CI",
+                f"≤ {LBR_TARGET:.0f}", "s/hand"):
         table.add_column(col, justify="right" if col not in ("against", "LBR preflop") else "left")
     rows = []
     for job, (t, _) in merged.items():
         mean, ci, _ = ci_text(t, 10.0)
-        ok = (t.bb_per_100 + t.ci95) * 10 <= LBR_TARGET
-        table.add_row(str(job.decks), job.villain, job.option, f"{t.hands:,}", mean, ci, "yes" if ok else "NO",
+        adj, adj_ci = (10 * x for x in mean_ci(t.adjusted))
+        ok = adj + adj_ci <= LBR_TARGET
+        table.add_row(str(job.decks), job.villain, job.option, f"{t.hands:,}", mean, ci, f"{adj:+.1f}",
+                      f"[{adj - adj_ci:+.1f}, {adj + adj_ci:+.1f}]", "yes" if ok else "NO",
                       f"{t.seconds / max(1, t.hands):.2f}")
         rows.append({"decks": job.decks, "against": job.villain, "preflop": job.option, "hands": t.hands,
-                     "mbb": t.bb_per_100 * 10, "ci95": t.ci95 * 10, "cpu_s": t.seconds})
+                     "mbb": t.bb_per_100 * 10, "ci95": t.ci95 * 10, "adjusted_mbb": adj, "adjusted_ci95": adj_ci,
+                     "cpu_s": t.seconds})
     console.print(table)
     console.print(f"{sum(t.hands for t, _ in merged.values()):,} hands in {wall:.0f} s wall on {args.workers} "
-                  f"worker(s); LBR checks or calls preflop ('call', the paper's) or acts by the same rule ('act')")
+                  f"worker(s); LBR checks or calls preflop ('call', the paper's) or acts by the same rule ('act'); "
+                  f"luck-adjusted: the same hands scored for the cards and the level's mixed choices (bots/luck.py, "
+                  f"unbiased), whose interval the target is read on")
     out["lbr"] = {"rows": rows, "wall_s": wall}
 
 

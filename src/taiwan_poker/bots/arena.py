@@ -20,16 +20,13 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import combinations
-from math import comb
 from typing import NamedTuple
 
 import numpy as np
 
-from ..cards import Card
 from ..evaluate.batch import rank_batch
 from ..rules.actions import ALLIN, Action, ActionKind
-from ..rules.events import ActionTaken, BlindPosted, BoardDealt, DealerBurn, HandShown, PrivateCards
+from ..rules.events import ActionTaken, BlindPosted, BoardDealt, HandShown
 from ..rules.hand import Hand
 from ..rules.pots import build_pots
 from ..rules.ruleset import RuleSet
@@ -41,12 +38,13 @@ from .lbr import (
     LocalBestResponse,
     act_with,
     as_distribution,
-    draw_distinct,
     posterior,
+    sample_action,
     strip,
     unseen,
     win_probability,
 )
+from .luck import LuckAdjuster, dealt_cards, runouts
 from .policies import Policy
 from .table_habits import hand_counts
 
@@ -132,24 +130,8 @@ def allin_ev(hand: Hand, rng: np.random.Generator, samples: int = ALLIN_EV_SAMPL
     last = max((i for i, e in enumerate(events) if isinstance(e, ActionTaken | BlindPosted)), default=-1)
     if not any(isinstance(e, BoardDealt) for e in events[last + 1:]):
         return None
-    dealt: list[Card] = []
-    board: list[Card] = []
-    holes: dict[int, tuple[Card, ...]] = {}
-    for e in events[: last + 1]:
-        if isinstance(e, PrivateCards):
-            holes[e.seat] = tuple(c for c in e.hole if c is not None)
-            dealt += [c for c in (e.burn, *e.hole) if c is not None]
-        elif isinstance(e, DealerBurn) and e.card is not None:
-            dealt.append(e.card)
-        elif isinstance(e, BoardDealt):
-            board += e.cards
-            dealt += e.cards
-    pool = unseen(dealt, hand.rules.decks)
-    need = 5 - len(board)
-    if comb(len(pool), need) <= samples:
-        runs = np.array(list(combinations(pool.tolist(), need)), dtype=np.int64).reshape(-1, need)
-    else:
-        runs = draw_distinct(pool, samples, need, rng)
+    dealt, board, holes = dealt_cards(events[: last + 1])
+    runs = runouts(unseen(dealt, hand.rules.decks), 5 - len(board), rng, samples)
     contrib = list(hand.betting.contrib)
     folded = hand.betting.folded
     live = [s for s in range(len(contrib)) if not folded[s]]
@@ -179,25 +161,30 @@ class Tally:
     hands: int = 0
     seconds: float = 0.0
     timings: list[float] = field(default_factory=list)
+    adjusted: list[float] = field(default_factory=list)  # LBR: the same deals scored for luck (:mod:`.luck`)
 
     @property
     def bb_per_100(self) -> float:
-        return 100 * sum(self.units) / len(self.units) if self.units else 0.0
+        return mean_ci(self.units)[0]
 
     @property
     def ci95(self) -> float:
         """Half-width of the 95 % confidence interval of :attr:`bb_per_100` (deals are independent)."""
-        n = len(self.units)
-        if n < 2:
-            return math.inf
-        mean = sum(self.units) / n
-        var = sum((u - mean) ** 2 for u in self.units) / (n - 1)
-        return 100 * 1.96 * math.sqrt(var / n)
+        return mean_ci(self.units)[1]
 
     @property
     def hands_per_second(self) -> float:
         return self.hands / self.seconds if self.seconds else 0.0
 
+
+def mean_ci(units: Sequence[float]) -> tuple[float, float]:
+    """The mean of per-deal big blinds in bb/100, and the half-width of its 95 % confidence interval."""
+    n = len(units)
+    mean = sum(units) / n if n else 0.0
+    if n < 2:
+        return 100 * mean, math.inf
+    var = sum((u - mean) ** 2 for u in units) / (n - 1)
+    return 100 * mean, 100 * 1.96 * math.sqrt(var / n)
 
 def duplicate_heads_up(rules: RuleSet, hero: Policy, villain: Policy, deals: int, seed: int = 0,
                        tally: Tally | None = None, *, allin_ev: bool = False) -> Tally:
@@ -272,12 +259,16 @@ LBR_PLAYERS = ("lbr", "opponent")
 
 def lbr_hand(rules: RuleSet, opponent: Policy | DistributionPolicy, model: DistributionPolicy, lbr_seat: int,
              button: int, deal_seed: int, settings: LbrSettings | None = None, *, ev: bool = True,
-             timings: list[float] | None = None, memory: Memory | None = None) -> float:
+             timings: list[float] | None = None, memory: Memory | None = None,
+             scores: list[float] | None = None) -> float:
     """One heads-up hand of LBR (in ``lbr_seat``) against ``opponent``, whose probabilities LBR reads from
     ``model``; LBR's chips won (its expected chips when the board was dealt out after an all-in and ``ev``).
-    With ``memory``, the opponent sees LBR's habits over the match, and LBR asks the model with them too."""
+    With ``memory``, the opponent sees LBR's habits over the match, and LBR asks the model with them too.
+    With ``scores``, the hand's score for luck (:mod:`.luck`) is appended to it: an opponent that tells its
+    probabilities then draws from them (the same draw as playing it, for the strategy's levels)."""
     stacks = [rules.starting_stack] * 2
     hand = Hand.start(rules, stacks, button, rng=random.Random(deal_seed))
+    luck = LuckAdjuster(hand, lbr_seat, np.random.default_rng(deal_seed + 7)) if scores is not None else None
     other = 1 - lbr_seat
     lbr = LocalBestResponse(model, settings, random.Random(deal_seed * 4 + lbr_seat))
     lbr.new_hand([c for c in hand.hole_cards(lbr_seat) if c is not None],
@@ -294,24 +285,35 @@ def lbr_hand(rules: RuleSet, opponent: Policy | DistributionPolicy, model: Distr
             action = lbr.decide(view, _responder(hand, seat, other, habits))
             if timings is not None:
                 timings.append(time.perf_counter() - t0)
+        elif luck is not None and isinstance(opponent, DistributionPolicy):
+            dist = opponent.distribution(view, rng)
+            luck.decision(hand, view, dist)
+            action = sample_action(dist, rng)
+            lbr.observe(strip(view), action)
         else:
             action = act_with(opponent, view, rng)
             lbr.observe(strip(view), action)
         hand.act(action, seat=seat)
+        if luck is not None:
+            luck.acted(hand, action)
     if memory is not None:
         memory.add(hand, players)
     result = allin_ev(hand, np.random.default_rng(deal_seed)) if ev else None
-    return result[lbr_seat] if result is not None else float(hand.stacks[lbr_seat] - stacks[lbr_seat])
+    net = result[lbr_seat] if result is not None else float(hand.stacks[lbr_seat] - stacks[lbr_seat])
+    if luck is not None and scores is not None:
+        scores.append(luck.score(net))
+    return net
 
 
 def lbr_heads_up(rules: RuleSet, opponent: Policy | DistributionPolicy, deals: int, seed: int = 0,
                  settings: LbrSettings | None = None, *, samples: int | Sequence[int] = (8, 3, 3, 3),
-                 ev: bool = True, tally: Tally | None = None) -> Tally:
+                 ev: bool = True, tally: Tally | None = None, luck: bool = False) -> Tally:
     """LBR against ``opponent`` heads-up, duplicate: each deal played with LBR in either seat.  Units are LBR's
     big blinds per hand (×1000: milli-big-blinds per game, the paper's unit: the opponent's exploitability as
     LBR finds it).  The opponent's probabilities are its own when it tells them, else estimated with
     ``samples`` seeded calls per decision (:class:`~.lbr.SampledDistribution`).  The opponent remembers LBR's
-    habits over the match (:class:`Memory`) as it would at a table, and LBR reads its probabilities with them."""
+    habits over the match (:class:`Memory`) as it would at a table, and LBR reads its probabilities with them.
+    With ``luck``, each deal is also scored for luck (:mod:`.luck`) into :attr:`Tally.adjusted`."""
     if rules.seats != 2:
         raise ValueError("LBR is heads-up")
     tally = tally or Tally()
@@ -320,10 +322,13 @@ def lbr_heads_up(rules: RuleSet, opponent: Policy | DistributionPolicy, deals: i
     t0 = time.perf_counter()
     for d in range(deals):
         deal_seed = seed * 1_000_003 + d
+        scores: list[float] | None = [] if luck else None
         net = sum(lbr_hand(rules, opponent, model, s, d % 2, deal_seed, settings, ev=ev, timings=tally.timings,
-                           memory=memory)
+                           memory=memory, scores=scores)
                   for s in (0, 1))
         tally.units.append(net / 2 / rules.big_blind)
+        if scores is not None:
+            tally.adjusted.append(sum(scores) / 2 / rules.big_blind)
         tally.hands += 2
     tally.seconds += time.perf_counter() - t0
     return tally
