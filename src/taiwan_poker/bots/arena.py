@@ -186,6 +186,7 @@ def mean_ci(units: Sequence[float]) -> tuple[float, float]:
     var = sum((u - mean) ** 2 for u in units) / (n - 1)
     return 100 * mean, 100 * 1.96 * math.sqrt(var / n)
 
+
 def duplicate_heads_up(rules: RuleSet, hero: Policy, villain: Policy, deals: int, seed: int = 0,
                        tally: Tally | None = None, *, allin_ev: bool = False) -> Tally:
     """``deals`` deals, each played twice with the seats swapped; units are the hero's big blinds per hand.
@@ -285,13 +286,13 @@ def lbr_hand(rules: RuleSet, opponent: Policy | DistributionPolicy, model: Distr
             action = lbr.decide(view, _responder(hand, seat, other, habits))
             if timings is not None:
                 timings.append(time.perf_counter() - t0)
-        elif luck is not None and isinstance(opponent, DistributionPolicy):
-            dist = opponent.distribution(view, rng)
-            luck.decision(hand, view, dist)
-            action = sample_action(dist, rng)
-            lbr.observe(strip(view), action)
         else:
-            action = act_with(opponent, view, rng)
+            if luck is not None and isinstance(opponent, DistributionPolicy):
+                dist = opponent.distribution(view, rng)
+                luck.decision(hand, view, dist)
+                action = sample_action(dist, rng)
+            else:
+                action = act_with(opponent, view, rng)
             lbr.observe(strip(view), action)
         hand.act(action, seat=seat)
         if luck is not None:
