@@ -223,7 +223,7 @@ def test_the_end_of_the_match_and_its_rematch_button_are_in_view_on_a_phone(serv
     # heads-up with the smallest stack (10 big blinds): all-in every hand until one player has every chip
     g = Guest(browser, server, 2, stack=200, blinds=[10, 20])
     try:
-        for _ in range(60):
+        for _ in range(200):  # steps (an action or the next hand): a fold to the all-in only moves the blinds
             s = g.wait(lambda x: x["match"]["over"] or my_turn(x) or x["hand"]["complete"])
             if s["match"]["over"]:
                 break
@@ -233,7 +233,7 @@ def test_the_end_of_the_match_and_its_rematch_button_are_in_view_on_a_phone(serv
                 continue
             legal = s["hand"]["legal"]["actions"]
             g.act(s, "allin" if "allin" in legal else "call" if "call" in legal else "check")
-        assert s["match"]["over"], "no winner in 60 all-in hands"
+        assert s["match"]["over"], "no winner in 200 steps of all-in hands"
         for lang in LANGS:
             for size in PHONES:
                 g.open(lang, size, s["version"])
