@@ -1,4 +1,4 @@
-import json, sys, math, collections
+import json, sys, collections
 def key(r, depth):
     line = r["line"]
     pre = [a for s, a in line if s == 0]

@@ -1,9 +1,12 @@
-"""Diagnostic: LBR vs Strong, per-hand log of line, raw and luck-adjusted score, and LBR's final habits."""
+"""Diagnostic: LBR vs Strong, per-hand log of line, raw and luck-adjusted score, and LBR's final habits.
+
+`hand` is `bots.arena.lbr_hand` with a log of each action and of Strong's numbers at bets of half a pot or more;
+for results alone call `arena.lbr_heads_up(..., luck=True)` instead.  Run from the project root with `.venv/bin/python`."""
 import json, random, sys, time
 from dataclasses import replace
 import numpy as np
 from taiwan_poker.bots.arena import Memory, _responder, LBR_PLAYERS, allin_ev, seat_view
-from taiwan_poker.bots.lbr import LocalBestResponse, DistributionPolicy, sample_action, strip, as_distribution, LbrSettings
+from taiwan_poker.bots.lbr import LocalBestResponse, sample_action, strip, as_distribution, LbrSettings
 from taiwan_poker.bots.luck import LuckAdjuster
 from taiwan_poker.bots.levels import policy_of
 from taiwan_poker.rules.hand import Hand
