@@ -353,3 +353,40 @@ def test_a_turn_jam_of_a_few_pots_is_called_by_the_top_of_the_range_the_minimum_
         share, _ = own_range_folds(v)
         assert share <= alpha + 0.05, (share, alpha)
     assert checked >= 10
+
+
+def test_out_of_position_the_top_of_the_range_checks_often_enough_to_guard_the_check() -> None:
+    """Issue 22 (LBR bets the pot or jams into a checked range that holds no strong hands: three fifths of its
+    winnings came from Strong checking first heads-up): out of position on the flop, against an unknown player,
+    about ``TRAP`` of the top 12 % of the range checks, and the read of a check keeps that share of them."""
+    hand = played(8, ("raise 50", "call"))
+    v = seat_view(hand, hand.to_act)  # the big blind, first to act on the flop
+    hands = _top_hands(v, 0.12)
+    checks = sum(strategy(h, random.Random(0)).probability(h, CHECK)
+                 for h in (replace(v, hole=hole, burns=()) for hole in hands)) / len(hands)
+    assert len(hands) > 10
+    assert checks > 0.28, checks
+    u = np.linspace(0.0, 1.0, 401)
+    check = StreetAction(1, v.seat, ActionKind.CHECK, 0, 0, 0, 0, False)
+    kept = reweight(np.ones_like(u), u, check, 0.0, False, 0.32, traps=True)
+    assert float(kept[u >= 0.9].mean()) > 0.3, float(kept[u >= 0.9].mean())
+
+
+def test_a_river_overbet_is_answered_by_the_solved_game_whatever_the_bettors_habits() -> None:
+    """Issue 22 (LBR's river jams of four to five pots after two barrels: Strong's read of a rare bettor's range
+    gave its calls 0.86–0.95 equity where the solved river game gave 0.2–0.45, and they won 29 % against a 46 %
+    price): on the river a bet of α ≥ 0.8 meets the solved one-bet game even from a player the table saw bet
+    rarely; a half-pot bet from that player is still read by its size, and so is a turn overbet."""
+    honest = Habits(after_spots=(400, 0), after_raises=(80, 0))  # bets 20 % of the time after the flop
+
+    def solved(actions: tuple[str, ...]) -> float:
+        hand = played(3, actions)
+        v = seen_as(seat_view(hand, hand.to_act), honest)
+        sit = strategy(v, random.Random(0)).situation
+        assert sit is not None and sit.defence is not None
+        return sit.solved
+
+    line = ("call", "check", "check", "bet 40", "call", "check", "bet 120", "call", "check")
+    assert solved((*line, "allin")) == 1.0  # 1,820 into 360: α 0.83
+    assert solved((*line, "bet 180")) == 0.0  # half the pot: α 0.33
+    assert solved(line[:-3] + ("allin",)) == 0.0  # the turn: the rest of the hand is not one bet

@@ -76,6 +76,7 @@ from .particles import FloatArray, equity_against, equity_matrix, pair_clashes, 
 from .range_read import (
     CHECK_KEEP,
     TRAP,
+    TRAP_FROM,
     ZETA,
     HandRead,
     apply_actions,
@@ -100,6 +101,7 @@ AGGRESSIVE = (0.55, 0.2)  # ... at or over these the solved defence does (linear
 EAGER = (0.55, 0.8)  # an opponent's rate of betting when checked to: from the first more traps, all at the second
 FOLDS_TO_TRAP = 0.4  # ... times its rate of folding to a bet over this (at most 1)
 OVERBET = (0.85, 0.95)  # α (bet over pot after it) from which the price alone answers a bet, fully at the second
+RIVER_SOLVED = (0.6, 0.8)  # α of a river bet from which the solved game answers it more, fully at the second
 DEFEND_BIG = (0.8, 0.95)  # α from 4 to 19 pots: however the bet is read, the top 1 − α of the range calls it
 VALUE_MARGIN = 0.15  # a big bettor winning this much more than 1 − price of its showdowns: the price answers
 LOOSE_WINS = 0.45  # a big bettor winning this share of its showdowns or less bets big with anything (habits)
@@ -168,6 +170,8 @@ def situation(v: SeatView, rng: np.random.Generator) -> Situation:
         sc, ct = standing.pairs[s]
         node_place = share_of(equity_against(sc, ct, dfn.bettor), read.weights[v.seat], node_equity)
         solved = trust_in_solving(v, s)
+        if v.street == 3:  # a big river bet: the solved game (exact there) answers, whatever the habits
+            solved = max(solved, ramp(alpha, *RIVER_SOLVED))
         equity = solved * node_equity + (1 - solved) * equity
         place = solved * node_place + (1 - solved) * place
     floor = None
@@ -524,7 +528,7 @@ def no_bet(v: SeatView, st: Situation) -> Choices:
     if not last:
         keen = eagerness(v)  # checking to a player who bets whenever checked to: it bets for us
         if v.street < 3 or keen > 0:
-            keep = max(keep, (TRAP + (1 - TRAP) * keen) * float(smooth((q - (0.93 - 0.13 * keen)) / 0.02)))
+            keep = max(keep, (TRAP + (1 - TRAP) * keen) * float(smooth((q - (TRAP_FROM - 0.13 * keen)) / 0.02)))
     value *= 1 - keep
     f_bluff, bluff_size = sizes[-1]  # bluffs take the largest size: it needs the fewest of them
     mass = share * f_bluff / (1 + f_bluff) * ZETA.get(v.street, 1.0) * (1.0 if heads_up else 0.3)

@@ -16,7 +16,7 @@ over the pot after calling):
   (:func:`betting_share`, the strategy's own) is mostly gone, but for the
   slow-plays (15 % of it everywhere, :data:`CHECK_KEEP`) and the traps of the
   very top out of position, ``1 − (1 − k)·s((u − (1 − V))/0.03)`` with
-  ``k = max(0.15, 0.2·s((u − 0.93)/0.02))``;
+  ``k = max(0.15, 0.35·s((u − 0.88)/0.02))``;
 * a **call** of a bet of size ``f``: its minimum defence says at most
   ``α = f/(1 + f)`` folds, so the caller's range loses its bottom ``0.85·α``
   (smoothly) and part of its top (those hands raise), ``× (1 − 0.4·s((u − 0.9)/0.1))``;
@@ -94,7 +94,8 @@ def bluff_share(f: float, street: int) -> float:
 VALUE = {1: 0.38, 2: 0.30, 3: 0.24}  # the share of a range that bets for value when it may open the betting
 OUT_OF_POSITION = 0.85
 MULTIWAY = 0.55
-TRAP = 0.2  # the share of the very best hands that check (out of position, before the river)
+TRAP = 0.35  # the share of the very best hands that check (out of position, before the river) ...
+TRAP_FROM = 0.88  # ... from this place in the range up (the top 12 %)
 CHECK_KEEP = 0.15  # the share of its value hands a check is read to keep, anywhere (slow-plays; a floor)
 
 
@@ -121,7 +122,7 @@ def reweight(weights: FloatArray, u: FloatArray, action: StreetAction, f: float,
         return weights
     if kind is ActionKind.CHECK:
         # the value hands bet; what checks is the rest, with the traps of the very top
-        trap = TRAP * smooth((u - 0.93) / 0.02) if traps else 0.0
+        trap = TRAP * smooth((u - TRAP_FROM) / 0.02) if traps else 0.0
         keep = np.maximum(trap, CHECK_KEEP)  # a check never rules the strong hands out: players slow-play
         factor = 1.0 - (1.0 - keep) * smooth((u - (1.0 - check_share)) / 0.03)
     elif kind is ActionKind.CALL:
