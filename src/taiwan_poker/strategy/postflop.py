@@ -492,8 +492,8 @@ def eagerness(v: SeatView) -> float:
     :data:`EAGER` [0] or less (an unknown player counts as 50 %), 1 at :data:`EAGER` [1] or more; times its
     rate of folding to a bet over :data:`FOLDS_TO_TRAP` (at most 1: a player who never folds calls a bet as
     well as it makes one, and the bet builds the bigger pot).  Out of position Strong then checks more of its
-    best hands (from the top 7 % of its range, a fifth of them, up to the top fifth, all of them), and on the
-    river too."""
+    best hands (from the top 12 % of its range, about a third of them, up to the top quarter, all of them), and
+    on the river too."""
     if len(v.opponents) != 1:
         return 0.0
     seen = v.habits_of(v.opponents[0])
