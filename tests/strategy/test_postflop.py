@@ -389,4 +389,4 @@ def test_a_river_overbet_is_answered_by_the_solved_game_whatever_the_bettors_hab
     line = ("call", "check", "check", "bet 40", "call", "check", "bet 120", "call", "check")
     assert solved((*line, "allin")) == 1.0  # 1,820 into 360: α 0.83
     assert solved((*line, "bet 180")) == 0.0  # half the pot: α 0.33
-    assert solved(line[:-3] + ("allin",)) == 0.0  # the turn: the rest of the hand is not one bet
+    assert solved((*line[:-3], "allin")) == 0.0  # the turn: the rest of the hand is not one bet
