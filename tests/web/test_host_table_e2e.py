@@ -27,6 +27,7 @@ choice bar in view, nothing covering them. Screenshots: ``test-output/screenshot
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable
@@ -170,12 +171,13 @@ def play(seats: dict[int, Player], until: Callable[[dict[str, Any]], bool],
     raise AssertionError("the hand did not get there")
 
 
-def finish_alone(p: Player, timeout: float = 15) -> dict[str, Any]:
+def finish_alone(p: Player, timeout: float = 45) -> dict[str, Any]:
     """The others have left: the match ends once the hand in progress, if the server had dealt one before the
     pause, is done; the last player answers its own turn or show-or-muck choice there, as its page would ask."""
     deadline = time.monotonic() + timeout
     while not (s := p.state())["match"]["over"]:
-        assert time.monotonic() < deadline, {k: s.get(k) for k in ("players", "match", "paused", "status", "hand")}
+        assert time.monotonic() < deadline, json.dumps({k: s.get(k) for k in ("players", "match", "paused", "status",
+                                                                           "hand", "you", "version")})
         hand = s["hand"]
         if hand is not None and not hand["complete"]:
             pending = hand["pending"]
