@@ -171,6 +171,12 @@ def play(seats: dict[int, Player], until: Callable[[dict[str, Any]], bool],
     raise AssertionError("the hand did not get there")
 
 
+def decline(p: Player, kind: str, version: object) -> None:
+    """The player's answer to the choice it is asked: run it once, or muck."""
+    show = kind == "show"
+    p.post("/showdown" if show else "/runs", {"version": version, **({"show": False} if show else {"agree": False})})
+
+
 def finish_alone(p: Player, timeout: float = 45) -> dict[str, Any]:
     """The others have left: the match ends once the hand in progress, if the server had dealt one before the
     pause, is done; the last player answers its own turn or show-or-muck choice there, as its page would ask."""
@@ -182,9 +188,7 @@ def finish_alone(p: Player, timeout: float = 45) -> dict[str, Any]:
         if hand is not None and not hand["complete"]:
             pending = hand["pending"]
             if pending is not None and s["you"] in pending["seats"]:
-                show = pending["kind"] == "show"
-                p.post("/showdown" if show else "/runs",
-                       {"version": s["version"], **({"show": False} if show else {"agree": False})})
+                decline(p, pending["kind"], s["version"])
                 continue
             if pending is None and hand["to_act"] == s["you"]:
                 act(p, passive(s))
@@ -555,8 +559,10 @@ def test_a_home_game_through_every_control_of_the_hosts_table(server: str, brows
                 return passive(x) if p is alice else "fold"
 
             s = play(seats, lambda x: x["hand"]["complete"] or x["hand"]["pending"] is not None, bust_move)
-            if s["hand"]["pending"] is not None:  # run it twice? Alice says once
-                alice.post("/runs", {"version": s["version"], "agree": False})
+            pending = s["hand"]["pending"]
+            if pending is not None:  # run it twice? once; show? muck: from the first seat asked (the loop asks again)
+                asked = seats[pending["seats"][0]]
+                decline(asked, pending["kind"], asked.state()["version"])
         s = alice.state()
         assert next(x for x in s["players"] if x["seat"] == vseat)["stack"] == 0, "Bob never went broke"
         alice.page.click("#pause-btn")  # hold the next hand while Bob decides
