@@ -160,11 +160,31 @@ def test_a_showdown_after_a_big_bet_counts_whether_the_big_bettor_won() -> None:
     wins = showdown_wins(story.pots)
     assert set(wins) == {0, 1} and (wins[0] != wins[1] or all(wins.values()))  # a split pot: both won a share
     counts = hand_counts(called)
-    assert counts[0].big_shown == (1, int(wins[0])) and counts[1].big_shown == (0, 0)  # the caller bet nothing
+    assert counts[0].big_shown == (1, int(wins[0]), 0, 0, 0, 0)  # a flop jam: counted on the flop
+    assert counts[1].big_shown == (0,) * 6  # the caller bet nothing
     folded = hand_counts(_hand(5, ["raise 50", "call", "check", "allin", "fold"]))
-    assert folded[0].big_shown == (0, 0)
-    loser, winner = Habits(big_shown=(40, 8)), Habits(big_shown=(40, 36))
-    assert loser.big_bet_wins() < Habits().big_bet_wins() < winner.big_bet_wins()
+    assert folded[0].big_shown == (0,) * 6
+    loser, winner = Habits(big_shown=(40, 8, 0, 0, 0, 0)), Habits(big_shown=(40, 36, 0, 0, 0, 0))
+    assert loser.big_bet_wins(1) < Habits().big_bet_wins(1) < winner.big_bet_wins(1)
+    assert loser.big_bet_wins(3) == winner.big_bet_wins(3) == Habits().big_bet_wins(3)  # the river saw none
+
+
+def test_showdowns_after_big_bets_are_counted_on_the_street_of_the_big_bet() -> None:
+    """Issue 22 (LBR jams the flop and turn with hands that keep some equity, and the river only with hands that
+    win: its calls on the river lost nearly every showdown, and the record taught the strategy to fold flop jams
+    it was ahead of): the table counts a showdown after a big bet on the street of that bet, so a river value
+    jammer's record says nothing about its flop jams."""
+    from taiwan_poker.bots.table_habits import hand_counts, showdown_wins
+
+    river = _hand(5, ["call", "check", "check", "check", "check", "check", "check", "allin", "call"])
+    assert river.complete
+    won = int(showdown_wins(replay(events_for(river, None)).pots)[0])
+    assert hand_counts(river)[0].big_shown == (0, 0, 0, 0, 1, won)
+    river_jammer = Habits(big_shown=(0, 0, 0, 0, 40, 38))
+    assert river_jammer.big_bet_wins(3) == pytest.approx((38 + 10 * 0.7) / 50)
+    assert river_jammer.big_bet_wins(1) == river_jammer.big_bet_wins(2) == Habits().big_bet_wins(1)
+    twice = river_jammer + Habits(big_shown=(2, 1, 0, 0, 0, 0))
+    assert twice.big_shown == (2, 1, 0, 0, 40, 38)
 
 
 def test_folds_to_a_bet_after_the_flop_are_counted() -> None:

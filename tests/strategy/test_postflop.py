@@ -226,7 +226,7 @@ def test_a_big_bettor_who_loses_its_showdowns_is_read_as_jamming_with_anything()
     v = seat_view(hand, hand.to_act)
 
     def at(shown: tuple[int, int]) -> SeatView:
-        h = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(0, 25) + (0,) * 10, big_shown=shown)
+        h = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(0, 25) + (0,) * 10, big_shown=shown + (0,) * 4)
         return seen_as(v, h)
 
     value, wide = at((30, 24)), at((30, 9))
@@ -323,7 +323,7 @@ def test_a_big_bettor_whose_big_bets_win_their_showdowns_is_answered_by_the_pric
     v = seat_view(hand, hand.to_act)
 
     def at(shown: tuple[int, int]) -> SeatView:
-        h = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(12, 0) + (0,) * 10, big_shown=shown)
+        h = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(12, 0) + (0,) * 10, big_shown=shown + (0,) * 4)
         return seen_as(v, h)
 
     value, sound = at((40, 36)), at((40, 20))

@@ -16,9 +16,12 @@ hands already played at the table (never the cards).  Per player:
 * and on each street after the flop, apart with no bet yet and facing one,
   how often a decision of its was a big bet or raise: at least :data:`BIG`
   times the pot (the pot once it had called), or at least :data:`JAM` times
-  (an overbet, all in as a rule); and how often, having made such a bet in
-  a hand that reached the showdown, it won there (a player who bets big
-  for value wins most of those; one who bets big with anything does not).
+  (an overbet, all in as a rule); and how often, having made such a bet on
+  that street in a hand that reached the showdown, it won there (a player
+  who bets big for value wins most of those; one who bets big with anything
+  does not; and one may do either on different streets: a best response
+  jams the flop and turn with hands that keep some equity, the river only
+  with hands that win).
 
 The rates are shrunk towards what a sound player does (:data:`PRIOR`), by
 :data:`WEIGHT` hands' worth, so a few hands say little and a hundred say
@@ -63,7 +66,8 @@ class Habits:
     after_raises: tuple[int, int] = (0, 0)  # of those, bets and raises
     street_spots: tuple[int, ...] = (0,) * 6  # decisions: (flop unbet, flop facing a bet, turn unbet, ...)
     big_bets: tuple[int, ...] = (0,) * 12  # of those, big bets and overbets: (flop unbet big, ... over, ...)
-    big_shown: tuple[int, int] = (0, 0)  # hands it bet big in that reached the showdown; of those, won
+    big_shown: tuple[int, ...] = (0,) * 6  # per street (flop, turn, river): hands it bet big in on that street
+    # that reached the showdown, and of those, won: (flop shown, flop won, turn shown, ...)
     after_folds: int = 0  # after the flop, folds facing a bet (of after_spots[1])
 
     def __add__(self, other: Habits) -> Habits:
@@ -74,7 +78,7 @@ class Habits:
                       _add2(self.reraised, other.reraised), _add2(self.folded, other.folded),
                       _add2(self.after_spots, other.after_spots), _add2(self.after_raises, other.after_raises),
                       add(self.street_spots, other.street_spots), add(self.big_bets, other.big_bets),
-                      _add2(self.big_shown, other.big_shown), self.after_folds + other.after_folds)
+                      add(self.big_shown, other.big_shown), self.after_folds + other.after_folds)
 
     def raise_rate(self, level: int) -> float:
         """The shrunk rate of raising at ``level`` (0: unraised, 1: one raise, 2: two or more)."""
@@ -115,9 +119,15 @@ class Habits:
         """After the flop, the shrunk rate of folding facing a bet."""
         return (self.after_folds + WEIGHT * PRIOR_FOLD_AFTER) / (self.after_spots[1] + WEIGHT)
 
-    def big_bet_wins(self) -> float:
-        """The shrunk share of showdowns it won after betting big in the hand."""
-        return (self.big_shown[1] + WEIGHT * PRIOR_BIG_WIN) / (self.big_shown[0] + WEIGHT)
+    def big_shown_on(self, street: int) -> tuple[int, int]:
+        """Showdowns reached after a big bet of its on ``street`` (1 flop .. 3 river), and of those, won."""
+        i = 2 * (min(max(street, 1), 3) - 1)
+        return self.big_shown[i], self.big_shown[i + 1]
+
+    def big_bet_wins(self, street: int) -> float:
+        """The shrunk share of showdowns it won after betting big on ``street`` in the hand."""
+        n, won = self.big_shown_on(street)
+        return (won + WEIGHT * PRIOR_BIG_WIN) / (n + WEIGHT)
 
 
 def bet_pots(a: StreetAction, pot: int) -> float:
@@ -141,6 +151,7 @@ def count_hand(actions: Iterable[StreetAction], showdown: Mapping[int, bool] | N
     street_spots: dict[int, list[int]] = {}
     after_folds: dict[int, int] = {}
     big_bets: dict[int, list[int]] = {}
+    big_streets: dict[int, set[int]] = {}
     level, street, pot = 0, 0, -1
     for a in actions:
         s = a.seat
@@ -158,6 +169,7 @@ def count_hand(actions: Iterable[StreetAction], showdown: Mapping[int, bool] | N
             size = bet_pots(a, pot) if a.aggressive else 0.0
             if size >= BIG:
                 big_bets.setdefault(s, [0] * 12)[2 * k + int(size >= JAM)] += 1
+                big_streets.setdefault(s, set()).add(street)
             level += int(a.aggressive)
             pot += a.amount
             continue
@@ -175,13 +187,14 @@ def count_hand(actions: Iterable[StreetAction], showdown: Mapping[int, bool] | N
             row[i] += 1
             level += 1
             raised_at[s] = level
-    shown = {s: (1, int(won)) for s, won in (showdown or {}).items() if s in big_bets}
+    shown = {s: tuple(x for st in (1, 2, 3) for x in ((1, int(won)) if st in big_streets[s] else (0, 0)))
+             for s, won in (showdown or {}).items() if s in big_streets}
     seats = set(spots) | set(after_spots)
     zero = [0] * LEVELS
     return {s: Habits(tuple(spots.get(s, zero)), tuple(raises.get(s, zero)), tuple(folds.get(s, zero)),
                       _pair(reraised.get(s)), _pair(folded.get(s)), _pair(after_spots.get(s)),
                       _pair(after_raises.get(s)), tuple(street_spots.get(s, [0] * 6)),
-                      tuple(big_bets.get(s, [0] * 12)), shown.get(s, (0, 0)), after_folds.get(s, 0))
+                      tuple(big_bets.get(s, [0] * 12)), shown.get(s, (0,) * 6), after_folds.get(s, 0))
             for s in seats}
 
 

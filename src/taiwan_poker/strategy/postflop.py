@@ -209,22 +209,23 @@ def top_share(weights: FloatArray, strength: FloatArray, share: float) -> FloatA
     return out
 
 
-def loose_trust(seen: Habits) -> float:
+def loose_trust(seen: Habits, street: int) -> float:
     """How far a big bet made too often is read as the solved game's range plus random extra hands (1) rather
-    than the strongest hands that bet that often (0): by the showdowns the bettor won after its big bets, from
-    :data:`~.habits.PRIOR_BIG_WIN` (value: 0) down to :data:`LOOSE_WINS` (anything: 1)."""
-    return 1.0 - ramp(seen.big_bet_wins(), LOOSE_WINS, PRIOR_BIG_WIN)
+    than the strongest hands that bet that often (0): by the showdowns the bettor won after its big bets on this
+    street, from :data:`~.habits.PRIOR_BIG_WIN` (value: 0) down to :data:`LOOSE_WINS` (anything: 1)."""
+    return 1.0 - ramp(seen.big_bet_wins(street), LOOSE_WINS, PRIOR_BIG_WIN)
 
 
 def value_betting(v: SeatView, price: float) -> float:
-    """Heads-up, how sure the one opponent's big bets are value, by the showdowns it reached after them: a call
-    of a bet at this price pays when it wins more than the price, so a bettor who won more than ``1 − price`` of
-    those showdowns was called too often.  0 at ``1 − price`` or under, 1 at :data:`VALUE_MARGIN` over it; times
-    the weight of the evidence, ``n / (n + WEIGHT)`` for ``n`` showdowns seen (none: 0)."""
+    """Heads-up, how sure the one opponent's big bets on this street are value, by the showdowns it reached after
+    them: a call of a bet at this price pays when it wins more than the price, so a bettor who won more than
+    ``1 − price`` of those showdowns was called too often.  0 at ``1 − price`` or under, 1 at
+    :data:`VALUE_MARGIN` over it; times the weight of the evidence, ``n / (n + WEIGHT)`` for ``n`` showdowns
+    seen (none: 0)."""
     seen = v.habits_of(v.opponents[0]) if len(v.opponents) == 1 else None
-    if seen is None or seen.big_shown[0] == 0:
+    n, won = seen.big_shown_on(v.street) if seen is not None else (0, 0)
+    if n == 0:
         return 0.0
-    n, won = seen.big_shown
     return n / (n + WEIGHT) * ramp(won / n, 1 - price, 1 - price + VALUE_MARGIN)
 
 
@@ -260,7 +261,7 @@ def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score:
     strength = equity_against((ct - sc).T, ct.T, read.weights[v.seat])  # each of its holdings against our range
     before = _range_before(v, read, s)
     rho = _unit(top_share(before, strength, share))
-    trust = loose_trust(seen)
+    trust = loose_trust(seen, v.street)
     if dfn is not None and trust > 0 and before.sum() > 0:
         p = np.clip(dfn.bettor / np.maximum(before, 1e-300), 0.0, 1.0) * (before > 0)
         game = float((before * p).sum()) / float(before.sum())  # how often the game bets this size from here
