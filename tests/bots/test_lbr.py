@@ -158,3 +158,33 @@ def test_lbr_bets_into_a_range_that_always_folds_and_folds_a_loser_to_a_big_bet(
     lbr.new_hand(parse_cards(["7c", "2d"], 2), [], 2)
     lbr.range = _particles("AcAd5s", "KcKd5s")
     assert lbr.decide(to_act(facing), lambda a: None) == FOLD
+
+
+def test_an_lbr_hand_tells_its_trace_every_decision_with_the_opponents_distribution() -> None:
+    """The diagnostic hook of ``lbr_hand`` (benchmarks/lbr_jams.py reads LBR's all-ins through it): every decision
+    of the hand, in order, before it is applied, with the opponent's distribution at its own decisions and none
+    at LBR's; the hand's result does not change for being traced."""
+    from taiwan_poker.bots.arena import Memory, lbr_hand
+    from taiwan_poker.bots.lbr import ActionDistribution, as_distribution
+    from taiwan_poker.bots.policies import solid
+    from taiwan_poker.rules import Hand
+    from taiwan_poker.rules.events import ActionTaken
+
+    rules = RuleSet(decks=2, seats=2)
+    model = as_distribution(solid, 2, 0)
+    for deal in range(4):
+        seen: list[tuple[int, Action, bool, int]] = []
+        finals: list[int] = []
+
+        def trace(hand: Hand, view: SeatView, action: Action, dist: ActionDistribution | None,
+                  seen: list[tuple[int, Action, bool, int]] = seen, finals: list[int] = finals) -> None:
+            seen.append((view.seat, action, dist is not None, len(hand.events)))
+            if dist is not None:
+                assert abs(sum(p for _, p in dist) - 1.0) < 1e-9
+            finals.append(len([e for e in hand.events if isinstance(e, ActionTaken)]))
+
+        traced = lbr_hand(rules, model, model, 0, deal % 2, 90 + deal, memory=Memory(), scores=[], trace=trace)
+        plain = lbr_hand(rules, model, model, 0, deal % 2, 90 + deal, memory=Memory(), scores=[])
+        assert traced == plain
+        assert seen and all(told == (seat != 0) for seat, _, told, _ in seen)
+        assert finals == list(range(len(seen)))  # told before each decision is applied, one at a time

@@ -33,6 +33,7 @@ from ..rules.ruleset import RuleSet
 from ..strategy.habits import Habits
 from ..strategy.seat import SeatView, seat_view
 from .lbr import (
+    ActionDistribution,
     DistributionPolicy,
     LbrSettings,
     LocalBestResponse,
@@ -256,17 +257,20 @@ def _responder(hand: Hand, seat: int, other: int, habits: tuple[Habits | None, .
 
 
 LBR_PLAYERS = ("lbr", "opponent")
+Trace = Callable[[Hand, SeatView, Action, ActionDistribution | None], None]  # see :func:`lbr_hand`
 
 
 def lbr_hand(rules: RuleSet, opponent: Policy | DistributionPolicy, model: DistributionPolicy, lbr_seat: int,
              button: int, deal_seed: int, settings: LbrSettings | None = None, *, ev: bool = True,
              timings: list[float] | None = None, memory: Memory | None = None,
-             scores: list[float] | None = None) -> float:
+             scores: list[float] | None = None, trace: Trace | None = None) -> float:
     """One heads-up hand of LBR (in ``lbr_seat``) against ``opponent``, whose probabilities LBR reads from
     ``model``; LBR's chips won (its expected chips when the board was dealt out after an all-in and ``ev``).
     With ``memory``, the opponent sees LBR's habits over the match, and LBR asks the model with them too.
     With ``scores``, the hand's score for luck (:mod:`.luck`) is appended to it: an opponent that tells its
-    probabilities then draws from them (the same draw as playing it, for the strategy's levels)."""
+    probabilities then draws from them (the same draw as playing it, for the strategy's levels).  ``trace`` is
+    told every decision before it is applied: the hand, the view, the action and the opponent's distribution
+    (None at LBR's own decisions, and for an opponent that only samples)."""
     stacks = [rules.starting_stack] * 2
     hand = Hand.start(rules, stacks, button, rng=random.Random(deal_seed))
     luck = LuckAdjuster(hand, lbr_seat, np.random.default_rng(deal_seed + 7)) if scores is not None else None
@@ -281,6 +285,7 @@ def lbr_hand(rules: RuleSet, opponent: Policy | DistributionPolicy, model: Distr
         seat = hand.to_act
         assert seat is not None
         view = replace(seat_view(hand, seat), habits=habits)
+        dist: ActionDistribution | None = None
         if seat == lbr_seat:
             t0 = time.perf_counter()
             action = lbr.decide(view, _responder(hand, seat, other, habits))
@@ -294,6 +299,8 @@ def lbr_hand(rules: RuleSet, opponent: Policy | DistributionPolicy, model: Distr
             else:
                 action = act_with(opponent, view, rng)
             lbr.observe(strip(view), action)
+        if trace is not None:
+            trace(hand, view, action, dist)
         hand.act(action, seat=seat)
         if luck is not None:
             luck.acted(hand, action)
