@@ -187,6 +187,29 @@ def test_showdowns_after_big_bets_are_counted_on_the_street_of_the_big_bet() -> 
     assert twice.big_shown == (2, 1, 0, 0, 40, 38)
 
 
+def test_a_showdown_after_a_river_bet_of_any_size_counts_whether_the_bettor_won() -> None:
+    """Issue 22 (LBR bets the river only with hands that win: Strong called its river all-ins of under four pots
+    with hands that held 0–11 % against its cards): for a player who bet or raised on the river, of any size, in a
+    hand that reached the showdown, the table counts whether it won; a river bet folded to counts nothing, and
+    neither does a showdown after bets on earlier streets only."""
+    from taiwan_poker.bots.table_habits import hand_counts, showdown_wins
+
+    line = ["call", "check", "check", "check", "check", "check", "check", "bet 20"]
+    called = _hand(5, [*line, "call"])
+    assert called.complete
+    won = int(showdown_wins(replay(events_for(called, None)).pots)[0])
+    counts = hand_counts(called)
+    assert counts[0].river_shown == (1, won) and counts[1].river_shown == (0, 0)
+    assert counts[0].big_shown == (0,) * 6  # half the pot: not a big bet
+    assert hand_counts(_hand(5, [*line, "fold"]))[0].river_shown == (0, 0)
+    # the same deal, as long a story to its showdown: its own counts, not the cached ones of the hand above
+    flop_only = _hand(5, ["call", "check", "check", "bet 40", "call", "check", "check", "check", "check"])
+    assert flop_only.complete and flop_only.version == called.version
+    assert hand_counts(flop_only)[0].river_shown == (0, 0)
+    assert hand_counts(flop_only)[0].after_raises == (1, 0)
+    assert (Habits(river_shown=(3, 2)) + Habits(river_shown=(1, 1))).river_shown == (4, 3)
+
+
 def test_folds_to_a_bet_after_the_flop_are_counted() -> None:
     folded = count_hand(replay(events_for(_hand(3, ["raise 50", "call", "check", "bet 60", "fold"]), None)).actions)
     assert folded[1].after_folds == 1 and folded[0].after_folds == 0

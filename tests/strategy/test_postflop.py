@@ -355,6 +355,39 @@ def test_a_turn_jam_of_a_few_pots_is_called_by_the_top_of_the_range_the_minimum_
     assert checked >= 10
 
 
+def test_against_river_bets_that_win_their_showdowns_the_range_folds_more_but_never_past_the_minimum_defence() -> None:
+    """Issue 22 (LBR bets the river only with hands that win, and Strong's calls of its river all-ins of under
+    four pots held 0–11 % equity against its cards where the strategy's estimate said 18–50 %): against a bettor
+    whose river bets won 38 of the 40 showdowns they reached, the price against the strongest range betting as
+    often answers a river jam after two barrels, so the range folds more, yet not past α: the bottom of the
+    range folds, the top ``1 − α`` never does (a bluff still breaks even at most).  A record at a sound rate, or
+    none, changes nothing."""
+    line = ("raise 60", "call", "check", "bet 120", "call", "check", "bet 360", "call", "check", "allin")
+    more = 0
+    for seed in (1, 2, 5):  # two pot barrels called, then a jam of 1.35 pots: α 0.575
+        hand = played(seed, line)
+        v = seat_view(hand, hand.to_act)
+        alpha = v.call_amount / v.pot
+        assert v.street == 3 and 0.55 < alpha < 0.6
+
+        def at(record: tuple[int, int], v: SeatView = v) -> SeatView:
+            return seen_as(v, Habits(after_spots=(200, 0), after_raises=(90, 0), river_shown=record))
+
+        none, sound, value = (own_range_folds(at(r))[0] for r in ((0, 0), (40, 24), (40, 38)))
+        assert sound == pytest.approx(none, abs=0.01)
+        assert value <= max(none, alpha) + 0.02, (value, none, alpha)  # never pushed past the minimum defence
+        more += value > none + 0.03
+        for hole in _top_hands(at((40, 38)), 0.3):
+            h = replace(at((40, 38)), hole=hole, burns=())
+            plan = strategy(h, random.Random(0))
+            assert plan.place is not None
+            if plan.place > alpha + 0.08:
+                assert plan.probability(h, FOLD) == pytest.approx(
+                    strategy(replace(at((0, 0)), hole=hole, burns=()), random.Random(0)).probability(h, FOLD),
+                    abs=0.02)
+    assert more >= 2
+
+
 def test_out_of_position_the_top_of_the_range_checks_often_enough_to_guard_the_check() -> None:
     """Issue 22 (LBR bets the pot or jams into a checked range that holds no strong hands: three fifths of its
     winnings came from Strong checking first heads-up): out of position on the flop, against an unknown player,

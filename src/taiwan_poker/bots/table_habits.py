@@ -20,8 +20,9 @@ _counts: LruMap[tuple[object, ...], dict[int, Habits]] = LruMap(4096, clock=lamb
 
 def hand_counts(hand: Hand) -> dict[int, Habits]:
     """One finished hand's counts per seat from its public actions, kept: a hand's story does not change once it
-    is over."""
-    key = (hand.events[0], hash(hand.events[1]) if len(hand.events) > 1 else 0, hand.version)
+    is over.  Kept by all of its events: two hands of one deal (the duplicate format plays each deal twice,
+    the seats swapped) share their first events and often their length."""
+    key = (hand.version, hash(tuple(hand.events)))
     hit = _counts.get(key)
     if hit is None:
         story = replay(events_for(hand, None))

@@ -21,7 +21,8 @@ hands already played at the table (never the cards).  Per player:
   who bets big for value wins most of those; one who bets big with anything
   does not; and one may do either on different streets: a best response
   jams the flop and turn with hands that keep some equity, the river only
-  with hands that win).
+  with hands that win); and, for a bet or raise of any size on the river,
+  whether it won the showdown that followed.
 
 The rates are shrunk towards what a sound player does (:data:`PRIOR`), by
 :data:`WEIGHT` hands' worth, so a few hands say little and a hundred say
@@ -69,6 +70,8 @@ class Habits:
     big_shown: tuple[int, ...] = (0,) * 6  # per street (flop, turn, river): hands it bet big in on that street
     # that reached the showdown, and of those, won: (flop shown, flop won, turn shown, ...)
     after_folds: int = 0  # after the flop, folds facing a bet (of after_spots[1])
+    river_shown: tuple[int, int] = (0, 0)  # hands it bet or raised on the river in (any size) that reached the
+    # showdown; of those, won
 
     def __add__(self, other: Habits) -> Habits:
         def add(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
@@ -78,7 +81,8 @@ class Habits:
                       _add2(self.reraised, other.reraised), _add2(self.folded, other.folded),
                       _add2(self.after_spots, other.after_spots), _add2(self.after_raises, other.after_raises),
                       add(self.street_spots, other.street_spots), add(self.big_bets, other.big_bets),
-                      add(self.big_shown, other.big_shown), self.after_folds + other.after_folds)
+                      add(self.big_shown, other.big_shown), self.after_folds + other.after_folds,
+                      _add2(self.river_shown, other.river_shown))
 
     def raise_rate(self, level: int) -> float:
         """The shrunk rate of raising at ``level`` (0: unraised, 1: one raise, 2: two or more)."""
@@ -152,6 +156,7 @@ def count_hand(actions: Iterable[StreetAction], showdown: Mapping[int, bool] | N
     after_folds: dict[int, int] = {}
     big_bets: dict[int, list[int]] = {}
     big_streets: dict[int, set[int]] = {}
+    river_bettors: set[int] = set()
     level, street, pot = 0, 0, -1
     for a in actions:
         s = a.seat
@@ -170,6 +175,8 @@ def count_hand(actions: Iterable[StreetAction], showdown: Mapping[int, bool] | N
             if size >= BIG:
                 big_bets.setdefault(s, [0] * 12)[2 * k + int(size >= JAM)] += 1
                 big_streets.setdefault(s, set()).add(street)
+            if street == 3 and a.aggressive:
+                river_bettors.add(s)
             level += int(a.aggressive)
             pot += a.amount
             continue
@@ -189,12 +196,14 @@ def count_hand(actions: Iterable[StreetAction], showdown: Mapping[int, bool] | N
             raised_at[s] = level
     shown = {s: tuple(x for st in (1, 2, 3) for x in ((1, int(won)) if st in big_streets[s] else (0, 0)))
              for s, won in (showdown or {}).items() if s in big_streets}
+    river = {s: (1, int(won)) for s, won in (showdown or {}).items() if s in river_bettors}
     seats = set(spots) | set(after_spots)
     zero = [0] * LEVELS
     return {s: Habits(tuple(spots.get(s, zero)), tuple(raises.get(s, zero)), tuple(folds.get(s, zero)),
                       _pair(reraised.get(s)), _pair(folded.get(s)), _pair(after_spots.get(s)),
                       _pair(after_raises.get(s)), tuple(street_spots.get(s, [0] * 6)),
-                      tuple(big_bets.get(s, [0] * 12)), shown.get(s, (0,) * 6), after_folds.get(s, 0))
+                      tuple(big_bets.get(s, [0] * 12)), shown.get(s, (0,) * 6), after_folds.get(s, 0),
+                      river.get(s, (0, 0)))
             for s in seats}
 
 

@@ -28,7 +28,10 @@ bettor who jams the turn whenever the range folds to it is otherwise paid
 by nothing).  Against a big bettor who won
 more of its showdowns after big bets than ``1 − price`` (its calls paid too
 little), the price against the strongest range that bets so big so often
-answers too, as far as the showdowns seen allow.  **Multi-way** the read's
+answers too, as far as the showdowns seen allow; and on the river, against a
+bettor whose river bets of any size won more of their showdowns than that,
+the price against the strongest range betting as often folds more, but never
+past the minimum defence (from the bottom of the range).  **Multi-way** the read's
 range answers: a hand whose equity beats the price is never folded (nor one
 within a tenth of it: the estimate is noisy); otherwise the hand folds when
 its place is below ``α^(1/k)`` (``k`` players share the defence), so the range
@@ -126,6 +129,7 @@ class Situation:
     node_equity: float = 0.5  # ... and against the bettor's range at its size in the solved game
     node_place: float = 0.5
     floor_equity: float | None = None  # heads-up facing a big bet: against the strongest range betting as often
+    value_equity: float | None = None  # heads-up facing a river bet from a player whose river bets win: ditto
 
 
 def _known_mask(cards: npt.NDArray[np.int64], known: list[int]) -> npt.NDArray[np.bool_]:
@@ -174,12 +178,14 @@ def situation(v: SeatView, rng: np.random.Generator) -> Situation:
             solved = max(solved, ramp(alpha, *RIVER_SOLVED))
         equity = solved * node_equity + (1 - solved) * equity
         place = solved * node_place + (1 - solved) * place
-    floor = None
+    floor = value_eq = None
     if mine is not None and len(v.opponents) == 1 and v.opponents[0] in hero_score:
         s = v.opponents[0]
         floor = frequency_floor(v, read, standing, hero_score[s], hero_count[s], known, dfn)
+        if v.street == 3 and river_value_betting(v, v.price()) > 0:
+            value_eq = river_value_equity(v, read, standing, hero_score[s], hero_count[s], known)
     return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count, standing, dfn, solved,
-                     read_equity, read_place, node_equity, node_place, floor)
+                     read_equity, read_place, node_equity, node_place, floor, value_eq)
 
 
 def _bet_faced(v: SeatView, read: HandRead, standing: RangeStanding) -> StreetAction | None:
@@ -223,10 +229,22 @@ def value_betting(v: SeatView, price: float) -> float:
     :data:`VALUE_MARGIN` over it; times the weight of the evidence, ``n / (n + WEIGHT)`` for ``n`` showdowns
     seen (none: 0)."""
     seen = v.habits_of(v.opponents[0]) if len(v.opponents) == 1 else None
-    n, won = seen.big_shown_on(v.street) if seen is not None else (0, 0)
-    if n == 0:
-        return 0.0
-    return n / (n + WEIGHT) * ramp(won / n, 1 - price, 1 - price + VALUE_MARGIN)
+    return _record_says_value(seen.big_shown_on(v.street) if seen is not None else (0, 0), price)
+
+
+def river_value_betting(v: SeatView, price: float) -> float:
+    """Heads-up on the river, how sure the one opponent's river bets of any size are value, by the showdowns it
+    reached after them, as :func:`value_betting` reads big bets.  A best response bets the river only with hands
+    that win once the range calls as the minimum defence asks (its bluffs would just break even)."""
+    seen = v.habits_of(v.opponents[0]) if len(v.opponents) == 1 and v.street == 3 else None
+    return _record_says_value(seen.river_shown if seen is not None else (0, 0), price)
+
+
+def _record_says_value(record: tuple[int, int], price: float) -> float:
+    """From ``(showdowns, won)`` after a kind of bet: 0 at a win share of ``1 − price`` or under, 1 at
+    :data:`VALUE_MARGIN` over it, times ``n / (n + WEIGHT)``."""
+    n, won = record
+    return n / (n + WEIGHT) * ramp(won / n, 1 - price, 1 - price + VALUE_MARGIN) if n > 0 else 0.0
 
 
 def ramp(x: float, lo: float, hi: float) -> float:
@@ -257,19 +275,46 @@ def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score:
         return None
     seen = v.habits_of(s) or Habits()
     share = seen.big_rate(v.street, last.level_before > 0, pots)
-    sc, ct = standing.pairs[s]
-    strength = equity_against((ct - sc).T, ct.T, read.weights[v.seat])  # each of its holdings against our range
-    before = _range_before(v, read, s)
-    rho = _unit(top_share(before, strength, share))
+    before, rho = _strongest_betting(v, read, standing, s, share)
     trust = loose_trust(seen, v.street)
     if dfn is not None and trust > 0 and before.sum() > 0:
         p = np.clip(dfn.bettor / np.maximum(before, 1e-300), 0.0, 1.0) * (before > 0)
         game = float((before * p).sum()) / float(before.sum())  # how often the game bets this size from here
         extra = max(0.0, share - game) / max(1e-9, 1.0 - game)
         rho = (1 - trust) * rho + trust * _unit(before * (p + extra * (1.0 - p)))
+    return _share_against(rho, read, s, score, count, known)
+
+
+def _strongest_betting(v: SeatView, read: HandRead, standing: RangeStanding, s: int, share: float
+                       ) -> tuple[FloatArray, FloatArray]:
+    """The bettor's range just before its bet, and the strongest ``share`` of it against our range (unit mass)."""
+    sc, ct = standing.pairs[s]
+    strength = equity_against((ct - sc).T, ct.T, read.weights[v.seat])  # each of its holdings against our range
+    before = _range_before(v, read, s)
+    return before, _unit(top_share(before, strength, share))
+
+
+def _share_against(rho: FloatArray, read: HandRead, s: int, score: FloatArray, count: FloatArray,
+                   known: list[int]) -> float | None:
+    """The hand's share against the weights ``rho`` on ``s``'s holdings (those clashing with our cards out)."""
     rho = rho * _known_mask(read.street.ranges[s].cards, known)
     den = float((count * rho).sum())
     return float((score * rho).sum()) / den if den > 0 else None
+
+
+def river_value_equity(v: SeatView, read: HandRead, standing: RangeStanding, score: FloatArray,
+                       count: FloatArray, known: list[int]) -> float | None:
+    """Heads-up, facing a river bet of any size: the hand's equity against the strongest part of the bettor's
+    range before the bet that bets as often as the table saw it bet after the flop (or raise, facing a bet):
+    the worst case of that frequency, which :func:`facing_bet` answers when the bettor's river bets win their
+    showdowns (:func:`river_value_betting`).  None where no bet is faced."""
+    last = _bet_faced(v, read, standing)
+    if last is None:
+        return None
+    s = v.opponents[0]
+    share = (v.habits_of(s) or Habits()).aggression_after(facing_raise(v))
+    _, rho = _strongest_betting(v, read, standing, s, share)
+    return _share_against(rho, read, s, score, count, known)
 
 
 def trust_in_solving(v: SeatView, bettor: int) -> float:
@@ -409,6 +454,11 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
             fold = 0.0
         elif (sure := value_betting(v, price)) > 0:  # big bets that win their showdowns: the price answers
             fold = _toward_price(fold, sure, st.floor_equity, price)
+    if st.value_equity is not None and (sure := river_value_betting(v, price)) > 0:
+        # river bets that win their showdowns: the price against the strongest range betting so often answers,
+        # but never past the minimum defence (from the bottom of the range: bluffs still break even at most)
+        mdf = float(smooth((_shared_alpha(v, st.alpha) - st.place) / 0.03))
+        fold = max(fold, sure * min(float(smooth((price - st.value_equity) / 0.02)), mdf))
     fold = defend_big(v, st, fold)
     alpha = fold_limit(v, st)
     can_raise = v.can(ActionKind.RAISE) or (v.can(ActionKind.ALLIN) and v.stack > v.call_amount)
