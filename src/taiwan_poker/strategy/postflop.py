@@ -130,6 +130,7 @@ class Situation:
     node_place: float = 0.5
     floor_equity: float | None = None  # heads-up facing a big bet: against the strongest range betting as often
     value_equity: float | None = None  # heads-up facing a river bet from a player whose river bets win: ditto
+    value_sure: float = 0.0  # ... how sure its river bets are value (:func:`river_value_betting`)
 
 
 def _known_mask(cards: npt.NDArray[np.int64], known: list[int]) -> npt.NDArray[np.bool_]:
@@ -179,13 +180,14 @@ def situation(v: SeatView, rng: np.random.Generator) -> Situation:
         equity = solved * node_equity + (1 - solved) * equity
         place = solved * node_place + (1 - solved) * place
     floor = value_eq = None
+    sure = 0.0
     if mine is not None and len(v.opponents) == 1 and v.opponents[0] in hero_score:
         s = v.opponents[0]
         floor = frequency_floor(v, read, standing, hero_score[s], hero_count[s], known, dfn)
-        if v.street == 3 and river_value_betting(v, v.price()) > 0:
+        if v.street == 3 and (sure := river_value_betting(v, v.price())) > 0:
             value_eq = river_value_equity(v, read, standing, hero_score[s], hero_count[s], known)
     return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count, standing, dfn, solved,
-                     read_equity, read_place, node_equity, node_place, floor, value_eq)
+                     read_equity, read_place, node_equity, node_place, floor, value_eq, sure)
 
 
 def _bet_faced(v: SeatView, read: HandRead, standing: RangeStanding) -> StreetAction | None:
@@ -454,7 +456,7 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
             fold = 0.0
         elif (sure := value_betting(v, price)) > 0:  # big bets that win their showdowns: the price answers
             fold = _toward_price(fold, sure, st.floor_equity, price)
-    if st.value_equity is not None and (sure := river_value_betting(v, price)) > 0:
+    if st.value_equity is not None and (sure := st.value_sure) > 0:
         # river bets that win their showdowns: the price against the strongest range betting so often answers,
         # but never past the minimum defence (from the bottom of the range: bluffs still break even at most)
         mdf = float(smooth((_shared_alpha(v, st.alpha) - st.place) / 0.03))
