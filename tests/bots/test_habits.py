@@ -164,9 +164,32 @@ def test_a_showdown_after_a_big_bet_counts_whether_the_big_bettor_won() -> None:
     assert counts[1].big_shown == (0,) * 6  # the caller bet nothing
     folded = hand_counts(_hand(5, ["raise 50", "call", "check", "allin", "fold"]))
     assert folded[0].big_shown == (0,) * 6
-    loser, winner = Habits(big_shown=(40, 8, 0, 0, 0, 0)), Habits(big_shown=(40, 36, 0, 0, 0, 0))
-    assert loser.big_bet_wins(1) < Habits().big_bet_wins(1) < winner.big_bet_wins(1)
-    assert loser.big_bet_wins(3) == winner.big_bet_wins(3) == Habits().big_bet_wins(3)  # the river saw none
+    assert (counts[0] + counts[0]).big_shown == (2, 2 * int(wins[0]), 0, 0, 0, 0)
+
+
+def test_a_hand_shown_down_after_a_big_bet_counts_its_strength_on_that_streets_board() -> None:
+    """Issue 22, item 3 (LBR jams the flop and turn with anything, and its wins at the showdown, which depend on
+    how tightly it was called, were too slow to tell): for a player who bet big in a hand it showed down, the
+    table counts the strength of its hand on the board of that street (its equity against one random hand
+    there), the same every time it is read; a hand folded to the big bet shows nothing and counts nothing."""
+    from taiwan_poker.bots.table_habits import hand_counts
+    from taiwan_poker.strategy.particles import shown_strength
+
+    called = _hand(5, ["raise 50", "call", "check", "allin", "call"])
+    story = replay(events_for(called, None))
+    hole = [c.index for c in story.hole(0) if c is not None]
+    flop = [c.index for c in story.board[:3]]
+    strength = shown_strength(hole, flop, 2)
+    assert 0.0 < strength < 1.0 and strength == shown_strength(hole, flop, 2)
+    assert hand_counts(called)[0].big_strength == (1, round(1000 * strength), 0, 0, 0, 0)
+    assert hand_counts(called)[1].big_strength == (0,) * 6  # the caller bet nothing
+    assert hand_counts(_hand(5, ["raise 50", "call", "check", "allin", "fold"]))[0].big_strength == (0,) * 6
+    # the measure itself: a set on a dry flop is strong there, seven-deuce on ace-king-queen is not
+    assert shown_strength([12, 13], [14, 23, 2], 2) > 0.9 > 0.3 > shown_strength([20, 1], [48, 47, 42], 2)
+    weak, strong = Habits(big_strength=(40, 40 * 450, 0, 0, 0, 0)), Habits(big_strength=(0, 0, 40, 40 * 900, 0, 0))
+    assert weak.big_bet_strength(1, 2) < Habits().big_bet_strength(1, 2) < strong.big_bet_strength(1, 2)
+    assert strong.big_bet_strength(1) == Habits().big_bet_strength(1)  # the flop saw none
+    assert weak.big_bet_strength(3) == strong.big_bet_strength(3) == Habits().big_bet_strength(3)
 
 
 def test_showdowns_after_big_bets_are_counted_on_the_street_of_the_big_bet() -> None:
@@ -181,8 +204,7 @@ def test_showdowns_after_big_bets_are_counted_on_the_street_of_the_big_bet() -> 
     won = int(showdown_wins(replay(events_for(river, None)).pots)[0])
     assert hand_counts(river)[0].big_shown == (0, 0, 0, 0, 1, won)
     river_jammer = Habits(big_shown=(0, 0, 0, 0, 40, 38))
-    assert river_jammer.big_bet_wins(3) == pytest.approx((38 + 10 * 0.7) / 50)
-    assert river_jammer.big_bet_wins(1) == river_jammer.big_bet_wins(2) == Habits().big_bet_wins(1)
+    assert river_jammer.big_shown_on(3) == (40, 38) and river_jammer.big_shown_on(1) == (0, 0)
     twice = river_jammer + Habits(big_shown=(2, 1, 0, 0, 0, 0))
     assert twice.big_shown == (2, 1, 0, 0, 40, 38)
 

@@ -217,23 +217,26 @@ def test_a_player_who_jams_often_is_called_by_every_hand_that_beats_the_price_ag
     assert checked > 10
 
 
-def test_a_big_bettor_who_loses_its_showdowns_is_read_as_jamming_with_anything() -> None:
-    """Issue 22, item 3: two players jam the flop a fifth of the time. One won most showdowns after its big
-    bets (value): read by the worst case, the strongest fifth of its range. One lost most of them: read as the
-    solved game's jamming range plus the extra jams drawn from the rest, so more hands beat the price against it
-    and the range folds less."""
+def test_a_big_bettor_who_shows_down_weak_hands_is_read_as_jamming_with_anything() -> None:
+    """Issue 22, item 3: two players jam the flop a fifth of the time. One showed down strong hands after its big
+    bets (value): read by the worst case, the strongest fifth of its range. One showed down hands no stronger
+    than a random one: read as the solved game's jamming range plus the extra jams drawn from the rest, so more
+    hands beat the price against it and the range folds less.  What they showed on the turn counts for the flop
+    too; on the river it does not."""
     hand = flop_spot(4, "allin")
     v = seat_view(hand, hand.to_act)
 
-    def at(shown: tuple[int, int]) -> SeatView:
-        h = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(0, 25) + (0,) * 10, big_shown=shown + (0,) * 4)
+    def at(shown: tuple[int, ...]) -> SeatView:
+        h = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(0, 25) + (0,) * 10, big_strength=shown)
         return seen_as(v, h)
 
-    value, wide = at((30, 24)), at((30, 9))
+    value, wide = at((30, 30 * 850, 0, 0, 0, 0)), at((0, 0, 30, 30 * 500, 0, 0))
     sv, sw = strategy(value, random.Random(0)).situation, strategy(wide, random.Random(0)).situation
     assert sv is not None and sw is not None and sv.floor_equity is not None and sw.floor_equity is not None
     assert sw.floor_equity > sv.floor_equity + 0.02
     assert own_range_folds(wide)[0] < own_range_folds(value)[0] - 0.02
+    river = strategy(at((0, 0, 0, 0, 30, 30 * 500)), random.Random(0)).situation
+    assert river is not None and river.floor_equity == sv.floor_equity  # both read as the prior's value
 
 
 def test_out_of_position_strong_checks_more_of_its_best_hands_to_a_player_who_always_bets() -> None:

@@ -3,14 +3,15 @@ what a bot and the coach see of the others, as a player at the table would have.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from ..lru import LruMap
 from ..rules.hand import Hand
-from ..rules.replay import PotWon, replay
+from ..rules.replay import PotWon, StreetDealt, VisibleHand, replay
 from ..rules.views import events_for
 from ..strategy.habits import Habits, count_hand
+from ..strategy.particles import shown_strength
 from ..strategy.seat import SeatView
 from ..tables import TableState
 
@@ -26,9 +27,28 @@ def hand_counts(hand: Hand) -> dict[int, Habits]:
     hit = _counts.get(key)
     if hit is None:
         story = replay(events_for(hand, None))
-        hit = count_hand(story.actions, showdown_wins(story.pots))
+        hit = count_hand(story.actions, showdown_wins(story.pots), shown_strengths(story, hand.rules.decks))
         _counts.put(key, hit)
     return hit
+
+
+def shown_strengths(story: VisibleHand, decks: int) -> Callable[[int, int], float | None]:
+    """``strength_of(seat, street)`` for :func:`~taiwan_poker.strategy.habits.count_hand`: the strength of the
+    hand ``seat`` showed down, on the board as it stood on ``street`` (None when it showed nothing)."""
+    shown = {s.seat: [c.index for c in s.hole] for s in story.shown}
+    boards: dict[int, list[int]] = {}
+    for step in story.steps:
+        if isinstance(step, StreetDealt) and step.street not in boards:  # a second run of the board: not counted
+            boards[step.street] = [c.index for c in step.cards]
+
+    def strength_of(seat: int, street: int) -> float | None:
+        board = [c for s in range(1, street + 1) for c in boards.get(s, [])]
+        hole = shown.get(seat)
+        if hole is None or len(hole) != 2 or len(board) != street + 2:
+            return None
+        return shown_strength(hole, board, decks)
+
+    return strength_of
 
 
 def showdown_wins(pots: Iterable[PotWon]) -> dict[int, bool]:

@@ -22,7 +22,15 @@ hands already played at the table (never the cards).  Per player:
   does not; and one may do either on different streets: a best response
   jams the flop and turn with hands that keep some equity, the river only
   with hands that win); and, for a bet or raise of any size on the river,
-  whether it won the showdown that followed.
+  whether it won the showdown that followed;
+* and, for a hand it showed down after a big bet, how strong it was on the
+  board of that bet's street (its equity against one random hand there, the
+  cards to come included): the showdowns that follow a big bet are an
+  unbiased sample of the hands that bet so (whether the caller calls does
+  not depend on the bettor's cards), so their strength tells a player who
+  bets big with the top of its range from one who bets big with anything
+  far sooner than the wins do, which depend mostly on how tightly the
+  caller called.
 
 The rates are shrunk towards what a sound player does (:data:`PRIOR`), by
 :data:`WEIGHT` hands' worth, so a few hands say little and a hundred say
@@ -36,7 +44,7 @@ that could bet that big as often as the table saw).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from ..rules.actions import ActionKind
@@ -49,9 +57,10 @@ PRIOR_FOLD_TO_RERAISE = (0.5, 0.4)  # an open re-raised; a re-raise re-raised
 PRIOR_AFTER = (0.5, 0.15)  # after the flop: an unknown player's bet rate when it may open, raise rate facing a bet
 PRIOR_BIG = (0.04, 0.02)  # a sound player's rate of big bets (BIG to JAM pots) and overbets (JAM and more)
 PRIOR_FOLD_AFTER = 0.4  # after the flop, a sound player's rate of folding facing a bet
-PRIOR_BIG_WIN = 0.7  # a sound player's share of showdowns won after its big bet (mostly value)
 BIG, JAM = 1.5, 4.0  # a big bet and an overbet: the chips over the call, in pots (the pot once called)
 WEIGHT = 10.0  # the prior counts as this many observed spots
+PRIOR_BIG_STRENGTH = 0.8  # a sound player's mean strength of hands it shows down after a big bet (value)
+STRENGTH_WEIGHT = 5.0  # ... which counts as this many hands shown (each is a sample of the range, not a 0/1 win)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +81,8 @@ class Habits:
     after_folds: int = 0  # after the flop, folds facing a bet (of after_spots[1])
     river_shown: tuple[int, int] = (0, 0)  # hands it bet or raised on the river in (any size) that reached the
     # showdown; of those, won
+    big_strength: tuple[int, ...] = (0,) * 6  # per street: hands it showed down after a big bet on that street,
+    # and the sum of their strengths there in thousandths: (flop shown, flop strength, turn shown, ...)
 
     def __add__(self, other: Habits) -> Habits:
         def add(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
@@ -82,7 +93,7 @@ class Habits:
                       _add2(self.after_spots, other.after_spots), _add2(self.after_raises, other.after_raises),
                       add(self.street_spots, other.street_spots), add(self.big_bets, other.big_bets),
                       add(self.big_shown, other.big_shown), self.after_folds + other.after_folds,
-                      _add2(self.river_shown, other.river_shown))
+                      _add2(self.river_shown, other.river_shown), add(self.big_strength, other.big_strength))
 
     def raise_rate(self, level: int) -> float:
         """The shrunk rate of raising at ``level`` (0: unraised, 1: one raise, 2: two or more)."""
@@ -128,10 +139,14 @@ class Habits:
         i = 2 * (min(max(street, 1), 3) - 1)
         return self.big_shown[i], self.big_shown[i + 1]
 
-    def big_bet_wins(self, street: int) -> float:
-        """The shrunk share of showdowns it won after betting big on ``street`` in the hand."""
-        n, won = self.big_shown_on(street)
-        return (won + WEIGHT * PRIOR_BIG_WIN) / (n + WEIGHT)
+    def big_bet_strength(self, *streets: int) -> float:
+        """The shrunk mean strength of the hands it showed down after a big bet on any of ``streets`` (1 flop ..
+        3 river), each on the board of its bet's street."""
+        n = total = 0
+        for street in streets:
+            i = 2 * (min(max(street, 1), 3) - 1)
+            n, total = n + self.big_strength[i], total + self.big_strength[i + 1]
+        return (total / 1000 + STRENGTH_WEIGHT * PRIOR_BIG_STRENGTH) / (n + STRENGTH_WEIGHT)
 
 
 def bet_pots(a: StreetAction, pot: int) -> float:
@@ -140,9 +155,11 @@ def bet_pots(a: StreetAction, pot: int) -> float:
     return (a.to - a.level_before) / max(1, pot + call)
 
 
-def count_hand(actions: Iterable[StreetAction], showdown: Mapping[int, bool] | None = None) -> dict[int, Habits]:
+def count_hand(actions: Iterable[StreetAction], showdown: Mapping[int, bool] | None = None,
+               strength_of: Callable[[int, int], float | None] | None = None) -> dict[int, Habits]:
     """Each seat's counts from one hand's public actions (module docstring); ``showdown``: the seats that reached
-    the showdown, and whether each won a share of a pot there."""
+    the showdown, and whether each won a share of a pot there; ``strength_of(seat, street)``: the strength of the
+    hand the seat showed down on that street's board (None: not shown)."""
     spots: dict[int, list[int]] = {}
     raises: dict[int, list[int]] = {}
     folds: dict[int, list[int]] = {}
@@ -197,13 +214,21 @@ def count_hand(actions: Iterable[StreetAction], showdown: Mapping[int, bool] | N
     shown = {s: tuple(x for st in (1, 2, 3) for x in ((1, int(won)) if st in big_streets[s] else (0, 0)))
              for s, won in (showdown or {}).items() if s in big_streets}
     river = {s: (1, int(won)) for s, won in (showdown or {}).items() if s in river_bettors}
+    strong: dict[int, list[int]] = {}
+    for s in (showdown or {}):
+        for st in sorted(big_streets.get(s, ())):
+            x = strength_of(s, st) if strength_of is not None else None
+            if x is not None:
+                row = strong.setdefault(s, [0] * 6)
+                row[2 * (st - 1)] += 1
+                row[2 * (st - 1) + 1] += round(1000 * x)
     seats = set(spots) | set(after_spots)
     zero = [0] * LEVELS
     return {s: Habits(tuple(spots.get(s, zero)), tuple(raises.get(s, zero)), tuple(folds.get(s, zero)),
                       _pair(reraised.get(s)), _pair(folded.get(s)), _pair(after_spots.get(s)),
                       _pair(after_raises.get(s)), tuple(street_spots.get(s, [0] * 6)),
                       tuple(big_bets.get(s, [0] * 12)), shown.get(s, (0,) * 6), after_folds.get(s, 0),
-                      river.get(s, (0, 0)))
+                      river.get(s, (0, 0)), tuple(strong.get(s, [0] * 6)))
             for s in seats}
 
 

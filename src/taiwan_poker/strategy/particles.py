@@ -192,6 +192,18 @@ def strength(hands: IntArray, vals: ValueArray, runouts: Runouts) -> FloatArray:
     return np.where(total > 0, (wins + 0.5 * ties) / np.maximum(total, 1), 0.5)
 
 
+SHOWN_RUNOUTS = 64  # run-outs (each with its reference hands) for the strength of a hand shown down
+
+
+def shown_strength(hole: Sequence[int], board: Sequence[int], decks: int) -> float:
+    """The strength (as :func:`strength`) of a holding shown down, on the board of one street: over run-outs
+    drawn from a generator seeded by the cards, so one hand always reads the same."""
+    rng = np.random.default_rng([*hole, *board, decks])
+    runouts = draw_runouts(board, decks, rng, count=SHOWN_RUNOUTS)
+    hands = np.array([list(hole)], dtype=np.int64)
+    return float(strength(hands, values(hands, runouts), runouts)[0])
+
+
 def percentiles(scores: FloatArray, weights: FloatArray) -> FloatArray:
     """Each holding's place in its own range by ``scores``: the weighted share below it plus half its own (0..1)."""
     order = np.argsort(scores, kind="stable")

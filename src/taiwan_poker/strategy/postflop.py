@@ -73,7 +73,7 @@ from ..lru import LruMap
 from ..rules.actions import FOLD, Action, ActionKind
 from ..rules.replay import StreetAction
 from .defence import Defence, bettor_adds, solve
-from .habits import BIG, PRIOR_BIG_WIN, PRIOR_FOLD_AFTER, WEIGHT, Habits, bet_pots
+from .habits import BIG, PRIOR_BIG_STRENGTH, PRIOR_FOLD_AFTER, WEIGHT, Habits, bet_pots
 from .legal import action_key, allin, check_or_call, check_or_fold, pot_fraction, raise_to
 from .particles import FloatArray, equity_against, equity_matrix, pair_clashes, percentiles, share_of, values
 from .range_read import (
@@ -107,7 +107,7 @@ OVERBET = (0.85, 0.95)  # α (bet over pot after it) from which the price alone 
 RIVER_SOLVED = (0.6, 0.8)  # α of a river bet from which the solved game answers it more, fully at the second
 DEFEND_BIG = (0.8, 0.95)  # α from 4 to 19 pots: however the bet is read, the top 1 − α of the range calls it
 VALUE_MARGIN = 0.15  # a big bettor winning this much more than 1 − price of its showdowns: the price answers
-LOOSE_WINS = 0.45  # a big bettor winning this share of its showdowns or less bets big with anything (habits)
+LOOSE_STRENGTH = 0.6  # a big bettor showing down hands this strong or weaker on average bets big with anything
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,9 +219,13 @@ def top_share(weights: FloatArray, strength: FloatArray, share: float) -> FloatA
 
 def loose_trust(seen: Habits, street: int) -> float:
     """How far a big bet made too often is read as the solved game's range plus random extra hands (1) rather
-    than the strongest hands that bet that often (0): by the showdowns the bettor won after its big bets on this
-    street, from :data:`~.habits.PRIOR_BIG_WIN` (value: 0) down to :data:`LOOSE_WINS` (anything: 1)."""
-    return 1.0 - ramp(seen.big_bet_wins(street), LOOSE_WINS, PRIOR_BIG_WIN)
+    than the strongest hands that bet that often (0): by the strength of the hands the bettor showed down after
+    its big bets (:meth:`~.habits.Habits.big_bet_strength`), from :data:`~.habits.PRIOR_BIG_STRENGTH` (value: 0)
+    down to :data:`LOOSE_STRENGTH` (anything: 1).  On the flop and the turn, after its big bets on either (one
+    record: a player who jams those streets with anything does so on both, and tight calls give few showdowns a
+    street); on the river, after its river ones (a best response bets the river big only with winners)."""
+    return 1.0 - ramp(seen.big_bet_strength(*((1, 2) if street < 3 else (3,))), LOOSE_STRENGTH,
+                      PRIOR_BIG_STRENGTH)
 
 
 def value_betting(v: SeatView, price: float) -> float:
