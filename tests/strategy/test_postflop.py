@@ -219,9 +219,9 @@ def test_a_player_who_jams_often_is_called_by_every_hand_that_beats_the_price_ag
 
 def test_a_big_bettor_who_shows_down_weak_hands_is_read_as_jamming_with_anything() -> None:
     """Issue 22, item 3: two players jam the flop a fifth of the time. One showed down strong hands after its big
-    bets (value): read by the worst case, the strongest fifth of its range. One showed down hands no stronger
-    than a random one: read as the solved game's jamming range plus the extra jams drawn from the rest, so more
-    hands beat the price against it and the range folds less.  What they showed on the turn counts for the flop
+    bets (value): read near the worst case, the strongest fifth of its range. One showed down hands no stronger
+    than a random one: read as its range before the jam tilted only as far as what it showed, so more hands
+    beat the price against it and the range folds less.  What they showed on the turn counts for the flop
     too; on the river it does not."""
     hand = flop_spot(4, "allin")
     v = seat_view(hand, hand.to_act)
@@ -236,7 +236,8 @@ def test_a_big_bettor_who_shows_down_weak_hands_is_read_as_jamming_with_anything
     assert sw.floor_equity > sv.floor_equity + 0.02
     assert own_range_folds(wide)[0] < own_range_folds(value)[0] - 0.02
     river = strategy(at((0, 0, 0, 0, 30, 30 * 500)), random.Random(0)).situation
-    assert river is not None and river.floor_equity == sv.floor_equity  # both read as the prior's value
+    unseen = strategy(at((0,) * 6), random.Random(0)).situation
+    assert river is not None and unseen is not None and river.floor_equity == unseen.floor_equity
 
 
 def test_out_of_position_strong_checks_more_of_its_best_hands_to_a_player_who_always_bets() -> None:
@@ -426,3 +427,21 @@ def test_a_river_overbet_is_answered_by_the_solved_game_whatever_the_bettors_hab
     assert solved((*line, "allin")) == 1.0  # 1,820 into 360: α 0.83
     assert solved((*line, "bet 180")) == 0.0  # half the pot: α 0.33
     assert solved((*line[:-3], "allin")) == 0.0  # the turn: the rest of the hand is not one bet
+
+
+def test_the_range_read_from_shown_hands_is_as_strong_on_average_as_they_were() -> None:
+    """Issue 22, item 3: the range of a big bettor read from the hands it showed down (``shown_range``) has their
+    mean strength, within what its holdings reach, and keeps the range before the bet where that is as strong:
+    the range itself for its own mean, its stronger holdings for a higher one, its weaker for a lower one."""
+    from taiwan_poker.strategy.postflop import shown_range
+
+    rng = np.random.default_rng(3)
+    before = rng.random(128)
+    strength = rng.random(128)
+    mean = float((before * strength).sum() / before.sum())
+    assert np.allclose(shown_range(before, strength, mean), before / before.sum(), atol=1e-6)
+    for target in (0.3, 0.6, 0.8):
+        w = shown_range(before, strength, target)
+        assert w.sum() == pytest.approx(1.0) and float((w * strength).sum()) == pytest.approx(target, abs=1e-3)
+    top = shown_range(before, strength, 2.0)  # beyond the strongest holding: the strongest few hold nearly all
+    assert float((top * strength).sum()) > 0.95 and np.isfinite(top).all()

@@ -139,9 +139,13 @@ class Habits:
         i = 2 * (min(max(street, 1), 3) - 1)
         return self.big_shown[i], self.big_shown[i + 1]
 
+    def big_bet_shown(self, *streets: int) -> int:
+        """How many hands it showed down after a big bet on any of ``streets`` (1 flop .. 3 river)."""
+        return sum(self.big_strength[2 * (min(max(st, 1), 3) - 1)] for st in streets)
+
     def big_bet_strength(self, *streets: int) -> float:
-        """The shrunk mean strength of the hands it showed down after a big bet on any of ``streets`` (1 flop ..
-        3 river), each on the board of its bet's street."""
+        """The shrunk mean strength of the hands it showed down after a big bet on any of ``streets``, each on
+        the board of its bet's street."""
         n = total = 0
         for street in streets:
             i = 2 * (min(max(street, 1), 3) - 1)

@@ -73,7 +73,7 @@ from ..lru import LruMap
 from ..rules.actions import FOLD, Action, ActionKind
 from ..rules.replay import StreetAction
 from .defence import Defence, bettor_adds, solve
-from .habits import BIG, PRIOR_BIG_STRENGTH, PRIOR_FOLD_AFTER, WEIGHT, Habits, bet_pots
+from .habits import BIG, PRIOR_FOLD_AFTER, STRENGTH_WEIGHT, WEIGHT, Habits, bet_pots
 from .legal import action_key, allin, check_or_call, check_or_fold, pot_fraction, raise_to
 from .particles import FloatArray, equity_against, equity_matrix, pair_clashes, percentiles, share_of, values
 from .range_read import (
@@ -107,7 +107,6 @@ OVERBET = (0.85, 0.95)  # α (bet over pot after it) from which the price alone 
 RIVER_SOLVED = (0.6, 0.8)  # α of a river bet from which the solved game answers it more, fully at the second
 DEFEND_BIG = (0.8, 0.95)  # α from 4 to 19 pots: however the bet is read, the top 1 − α of the range calls it
 VALUE_MARGIN = 0.15  # a big bettor winning this much more than 1 − price of its showdowns: the price answers
-LOOSE_STRENGTH = 0.6  # a big bettor showing down hands this strong or weaker on average bets big with anything
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +182,7 @@ def situation(v: SeatView, rng: np.random.Generator) -> Situation:
     sure = 0.0
     if mine is not None and len(v.opponents) == 1 and v.opponents[0] in hero_score:
         s = v.opponents[0]
-        floor = frequency_floor(v, read, standing, hero_score[s], hero_count[s], known, dfn)
+        floor = frequency_floor(v, read, standing, hero_score[s], hero_count[s], known)
         if v.street == 3 and (sure := river_value_betting(v, v.price())) > 0:
             value_eq = river_value_equity(v, read, standing, hero_score[s], hero_count[s], known)
     return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count, standing, dfn, solved,
@@ -215,17 +214,6 @@ def top_share(weights: FloatArray, strength: FloatArray, share: float) -> FloatA
     out = np.zeros_like(weights)
     out[order] = np.clip(room, 0.0, w)
     return out
-
-
-def loose_trust(seen: Habits, street: int) -> float:
-    """How far a big bet made too often is read as the solved game's range plus random extra hands (1) rather
-    than the strongest hands that bet that often (0): by the strength of the hands the bettor showed down after
-    its big bets (:meth:`~.habits.Habits.big_bet_strength`), from :data:`~.habits.PRIOR_BIG_STRENGTH` (value: 0)
-    down to :data:`LOOSE_STRENGTH` (anything: 1).  On the flop and the turn, after its big bets on either (one
-    record: a player who jams those streets with anything does so on both, and tight calls give few showdowns a
-    street); on the river, after its river ones (a best response bets the river big only with winners)."""
-    return 1.0 - ramp(seen.big_bet_strength(*((1, 2) if street < 3 else (3,))), LOOSE_STRENGTH,
-                      PRIOR_BIG_STRENGTH)
 
 
 def value_betting(v: SeatView, price: float) -> float:
@@ -264,14 +252,14 @@ def _unit(w: FloatArray) -> FloatArray:
 
 
 def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score: FloatArray, count: FloatArray,
-                    known: list[int], dfn: Defence | None = None) -> float | None:
+                    known: list[int]) -> float | None:
     """Heads-up, facing a big bet (:data:`~.habits.BIG` pots or more): the hand's equity against the range of a
     bettor who bets this big as often as the table saw it do there (its habits, per street, unbet or facing a
-    bet).  Two readings of that range, blended by :func:`loose_trust`: the strongest part of its range before
-    the bet with that much mass (the worst case), and the solved game's range at the size plus, when it bets
-    big more often than the game does, the extra share drawn from the hands the game would not bet so.  A
-    player who overbets half the time cannot hold only the nuts: a hand beating the price against that range
-    is a call.  None elsewhere."""
+    bet).  Two readings of that range, blended by :func:`loose_trust` (how many hands it showed down after its
+    big bets): the strongest part of its range before the bet with that much mass (the worst case), and its
+    range before the bet tilted toward the holdings as strong as those it showed (:func:`shown_range`).  A
+    player who overbets half the time cannot hold only the nuts, and one who shows down anything after its
+    big bets bets big with anything: a hand beating the price against that range is a call.  None elsewhere."""
     last = _bet_faced(v, read, standing)
     if last is None:
         return None
@@ -282,13 +270,46 @@ def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score:
     seen = v.habits_of(s) or Habits()
     share = seen.big_rate(v.street, last.level_before > 0, pots)
     before, rho = _strongest_betting(v, read, standing, s, share)
+    streets = _shown_streets(v.street)
     trust = loose_trust(seen, v.street)
-    if dfn is not None and trust > 0 and before.sum() > 0:
-        p = np.clip(dfn.bettor / np.maximum(before, 1e-300), 0.0, 1.0) * (before > 0)
-        game = float((before * p).sum()) / float(before.sum())  # how often the game bets this size from here
-        extra = max(0.0, share - game) / max(1e-9, 1.0 - game)
-        rho = (1 - trust) * rho + trust * _unit(before * (p + extra * (1.0 - p)))
+    if trust > 0 and before.sum() > 0:
+        shown = shown_range(before, read.street.strengths[s], seen.big_bet_strength(*streets))
+        rho = (1 - trust) * rho + trust * _unit(shown)
     return _share_against(rho, read, s, score, count, known)
+
+
+def _shown_streets(street: int) -> tuple[int, ...]:
+    """The streets whose showdowns after big bets read a big bet on ``street``: the flop and the turn together
+    (a player who jams those with anything does so on both, and tight calls give few showdowns a street); the
+    river alone (a best response bets the river big only with winners)."""
+    return (1, 2) if street < 3 else (3,)
+
+
+def loose_trust(seen: Habits, street: int) -> float:
+    """How far a big bet is read by the hands the bettor showed down after its big bets (:func:`shown_range`)
+    rather than as the strongest hands that bet that often: ``n / (n + STRENGTH_WEIGHT)`` for ``n`` shown."""
+    n = seen.big_bet_shown(*_shown_streets(street))
+    return n / (n + STRENGTH_WEIGHT)
+
+
+def shown_range(before: FloatArray, strength: FloatArray, mean: float) -> FloatArray:
+    """``before`` tilted toward its stronger holdings, weights times ``exp(λ · strength)``, with ``λ`` chosen so
+    that its mean strength is ``mean`` (within what the holdings reach): of the ranges as strong on average as
+    the hands shown down, the one that keeps most of ``before`` (the maximum-entropy tilt)."""
+    w = before * (before > 0)
+    if w.sum() <= 0:
+        return w
+    x = strength - float(strength[w > 0].mean())
+    lo, hi = -80.0, 80.0
+    for _ in range(40):
+        lam = (lo + hi) / 2
+        e = w * np.exp(lam * x - np.max(lam * x[w > 0]))
+        if float((e * strength).sum() / e.sum()) < mean:
+            lo = lam
+        else:
+            hi = lam
+    e = w * np.exp(lo * x - np.max(lo * x[w > 0]))
+    return np.asarray(e / e.sum(), dtype=np.float64)
 
 
 def _strongest_betting(v: SeatView, read: HandRead, standing: RangeStanding, s: int, share: float
