@@ -91,7 +91,7 @@ def test_a_table_counts_its_players_habits_over_its_hands() -> None:
     state: TableState = fold(decide(None, Open(rules, 1, "Alice", ("strong",)), rng))
     alice = state.seat_of(1)
     assert alice is not None
-    raised = checked = 0
+    raised = checked = after = 0
     while len(state.hands) < 12 and state.hand is not None:
         hand = state.hand
         if hand.complete:
@@ -103,6 +103,10 @@ def test_a_table_counts_its_players_habits_over_its_hands() -> None:
         assert occupant is not None
         if occupant.bot is None:  # Alice opens every pot to 3x and folds to any re-raise
             v = seat_view(hand, seat)
+            if len(state.hands) >= 2 and v.street > 0:  # after the flop too (issue 22: the strategy reads them)
+                seen_after = with_habits(state, v).habits
+                assert seen_after and seen_after[seat] is not None and seen_after[seat].raises[0] >= 1
+                after += 1
             if v.street == 0 and v.can(ActionKind.RAISE) and v.raises_on(0) == 0:
                 action, raised = Action(ActionKind.RAISE, 60), raised + 1
             elif v.can(ActionKind.CHECK):
@@ -126,7 +130,7 @@ def test_a_table_counts_its_players_habits_over_its_hands() -> None:
     assert seen is not None and seen.raises[0] >= 1 and sum(seen.spots) >= seen.raises[0]
     # the view a bot or the coach gets facing Alice's open carries them
     hand = state.hand
-    assert raised >= 2 and checked >= 1
+    assert raised >= 2 and checked >= 1 and after >= 1
 
 
 def test_a_hand_counts_big_bets_and_overbets_by_street_and_whether_a_bet_was_faced() -> None:

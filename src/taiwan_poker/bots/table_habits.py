@@ -75,7 +75,9 @@ def habits_at(state: TableState, index: int) -> tuple[Habits | None, ...]:
 
 def with_habits(state: TableState, view: SeatView) -> SeatView:
     """``view`` (of the hand being played) with the habits of whoever sits in each seat (:func:`habits_at`); a
-    view before the flop facing no raise is returned as it is (nothing reads them there)."""
-    if view.street != 0 or view.raises_on(0) == 0 or len(state.hands) < 2:
+    view before the flop facing no raise is returned as it is (nothing reads them there).  After the flop the
+    strategy reads them (how far to trust a bet, big bets made too often): the live bots and the coach see what
+    the review and the bench's matches see."""
+    if (view.street == 0 and view.raises_on(0) == 0) or len(state.hands) < 2:
         return view
     return replace(view, habits=habits_at(state, len(state.hands) - 1))
