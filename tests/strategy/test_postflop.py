@@ -445,3 +445,51 @@ def test_the_range_read_from_shown_hands_is_as_strong_on_average_as_they_were() 
         assert w.sum() == pytest.approx(1.0) and float((w * strength).sum()) == pytest.approx(target, abs=1e-3)
     top = shown_range(before, strength, 2.0)  # beyond the strongest holding: the strongest few hold nearly all
     assert float((top * strength).sum()) > 0.95 and np.isfinite(top).all()
+
+
+def test_a_big_bettor_who_shows_down_strong_hands_is_answered_by_the_price_against_its_strongest_range() -> None:
+    """Issue 22, item 3 (the value jammer: it jams after the flop with strong hands only, and Strong paid it off
+    with the top of its range): against a player who jams a fifth of its flops and showed down strong hands
+    after them, a hand that does not beat the price against the strongest range jamming that often folds more
+    than against one that showed nothing yet (or hands no stronger than a random one)."""
+    from taiwan_poker.strategy.postflop import shown_value
+
+    hand = flop_spot(4, "allin")
+    v = seat_view(hand, hand.to_act)
+
+    def at(shown: tuple[int, ...]) -> SeatView:
+        h = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(0, 25) + (0,) * 10, big_strength=shown)
+        return seen_as(v, h)
+
+    strong, unseen, weak = at((30, 30 * 900, 0, 0, 0, 0)), at((0,) * 6), at((30, 30 * 500, 0, 0, 0, 0))
+    assert shown_value(Habits(big_strength=(30, 30 * 900, 0, 0, 0, 0)), 1) > 0.8
+    assert shown_value(Habits(), 1) == 0.0 == shown_value(Habits(big_strength=(30, 30 * 500, 0, 0, 0, 0)), 1)
+    assert own_range_folds(strong)[0] > own_range_folds(unseen)[0] + 0.01 > own_range_folds(weak)[0] + 0.01
+
+
+def test_the_minimum_defence_against_a_big_bet_is_waived_for_a_bettor_who_showed_strong_hands() -> None:
+    """Issue 22, item 3: facing a bet of nine pots the top ``1 − α`` of the range never folds (the minimum
+    defence), unless the bettor showed down strong hands after its big bets: then a top hand that does not beat
+    the price against its strongest range may fold."""
+    hand = flop_spot(4, "bet 900")
+    v = seat_view(hand, hand.to_act)
+
+    def top_folds(h: Habits) -> float:
+        at = seen_as(v, h)
+        sit = strategy(at, random.Random(0)).situation
+        assert sit is not None and 0.85 < sit.alpha < 0.93
+        mine = sit.read.street.ranges[v.seat]
+        most = 0.0
+        for (a, b), w in zip(mine.cards, sit.read.weights[v.seat], strict=True):
+            if w <= 0 or a == b:
+                continue
+            other = replace(at, hole=(Card.from_index(int(a)), Card.from_index(int(b))), burns=())
+            plan = strategy(other, random.Random(0))
+            assert plan.place is not None
+            if plan.place > 1 - (1 - sit.alpha) / 2:  # well inside the top 1 − α
+                most = max(most, plan.probability(other, FOLD))
+        return most
+
+    base = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(25,) + (0,) * 11)
+    assert top_folds(base) < 0.05
+    assert top_folds(replace(base, big_strength=(30, 30 * 900, 0, 0, 0, 0))) > 0.5

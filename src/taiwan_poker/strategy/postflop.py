@@ -106,6 +106,7 @@ FOLDS_TO_TRAP = 0.4  # ... times its rate of folding to a bet over this (at most
 OVERBET = (0.85, 0.95)  # α (bet over pot after it) from which the price alone answers a bet, fully at the second
 RIVER_SOLVED = (0.6, 0.8)  # α of a river bet from which the solved game answers it more, fully at the second
 DEFEND_BIG = (0.8, 0.95)  # α from 4 to 19 pots: however the bet is read, the top 1 − α of the range calls it
+VALUE_SHOWN = (0.7, 0.85)  # mean strength of the hands a bettor showed after big bets: from the first, value
 VALUE_MARGIN = 0.15  # a big bettor winning this much more than 1 − price of its showdowns: the price answers
 
 
@@ -290,6 +291,15 @@ def loose_trust(seen: Habits, street: int) -> float:
     rather than as the strongest hands that bet that often: ``n / (n + STRENGTH_WEIGHT)`` for ``n`` shown."""
     n = seen.big_bet_shown(*_shown_streets(street))
     return n / (n + STRENGTH_WEIGHT)
+
+
+def shown_value(seen: Habits, street: int) -> float:
+    """How sure a big bettor's big bets are value by the hands it showed down after them: their mean strength
+    (shrunk) from :data:`VALUE_SHOWN`'s first (0) to its second (1), times ``n / (n + STRENGTH_WEIGHT)`` for ``n``
+    shown (none: 0)."""
+    streets = _shown_streets(street)
+    n = seen.big_bet_shown(*streets)
+    return n / (n + STRENGTH_WEIGHT) * ramp(seen.big_bet_strength(*streets), *VALUE_SHOWN)
 
 
 def shown_range(before: FloatArray, strength: FloatArray, mean: float) -> FloatArray:
@@ -479,7 +489,9 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
     if st.floor_equity is not None:
         if st.floor_equity > price:  # a big bet this player makes too often
             fold = 0.0
-        elif (sure := value_betting(v, price)) > 0:  # big bets that win their showdowns: the price answers
+        elif (sure := max(value_betting(v, price), shown_value(v.habits_of(v.opponents[0]) or Habits(),
+                                                               v.street))) > 0:
+            # big bets that win their showdowns, or after which strong hands were shown: the price answers
             fold = _toward_price(fold, sure, st.floor_equity, price)
     if st.value_equity is not None and (sure := st.value_sure) > 0:
         # river bets that win their showdowns: the price against the strongest range betting so often answers,
@@ -510,9 +522,12 @@ def defend_big(v: SeatView, st: Situation, fold: float) -> float:
     minimum defence: the top ``1 − α`` of the range by place (``α^(1/k)`` shared by ``k`` players) never folds,
     however the read or the price answers.  Barrels and overbets are read as mostly value, and a bettor who jams
     the turn and river whenever that range folds is paid nothing by it otherwise; from 19 pots the price alone
-    answers (:data:`OVERBET`)."""
+    answers (:data:`OVERBET`).  Not against a bettor whose hands shown down after its big bets were strong
+    (:func:`shown_value`): its big bets are value, and the top of a range that cannot beat them folds."""
     lo, hi = DEFEND_BIG
     weight = ramp(st.alpha, lo, lo + 0.02) * (1.0 - ramp(st.alpha, hi - 0.02, hi))
+    if len(v.opponents) == 1:
+        weight *= 1.0 - shown_value(v.habits_of(v.opponents[0]) or Habits(), v.street)
     if weight <= 0:
         return fold
     least = float(smooth((_shared_alpha(v, st.alpha) - st.place) / 0.03))
