@@ -4,6 +4,7 @@ bet size, the minimum defence against the size faced, no fold of a hand whose eq
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
@@ -18,7 +19,7 @@ from taiwan_poker.rules.replay import StreetAction
 from taiwan_poker.strategy.habits import Habits
 from taiwan_poker.strategy.legal import action_key
 from taiwan_poker.strategy.policy import strategy
-from taiwan_poker.strategy.postflop import eagerness, facing_raise
+from taiwan_poker.strategy.postflop import Situation, eagerness, facing_raise
 from taiwan_poker.strategy.range_read import bluff_share, reweight, value_share
 from taiwan_poker.strategy.seat import SeatView, seat_view
 
@@ -91,18 +92,22 @@ def test_a_hand_whose_equity_beats_the_price_is_never_folded(seed: int) -> None:
             assert fold == 0.0, (bet, plan.equity, v.price())
 
 
+def own_holdings(v: SeatView, sit: Situation) -> Iterator[tuple[SeatView, float]]:
+    """``v`` holding each holding of the seat's own range as ``sit`` reads it (with weight, two distinct faces),
+    and its weight."""
+    mine = sit.read.street.ranges[v.seat]
+    for (a, b), w in zip(mine.cards, sit.read.weights[v.seat], strict=True):
+        if w > 0 and a != b:
+            yield replace(v, hole=(Card.from_index(int(a)), Card.from_index(int(b))), burns=()), float(w)
+
+
 def own_range_folds(v: SeatView) -> tuple[float, float]:
     """The share of the seat's own range (as the strategy reads it) that the strategy folds here, and α."""
     plan = strategy(v, random.Random(0))
     sit = plan.situation
     assert sit is not None
-    mine = sit.read.street.ranges[v.seat]
-    weights = sit.read.weights[v.seat]
     folded = total = 0.0
-    for (a, b), w in zip(mine.cards, weights, strict=True):
-        if w <= 0 or a == b:
-            continue
-        other = replace(v, hole=(Card.from_index(int(a)), Card.from_index(int(b))), burns=())
+    for other, w in own_holdings(v, sit):
         folded += w * strategy(other, random.Random(0)).probability(other, FOLD)
         total += w
     return folded / total, sit.alpha
@@ -203,12 +208,8 @@ def test_a_player_who_jams_often_is_called_by_every_hand_that_beats_the_price_ag
     assert sit is not None and sit.floor_equity is not None
     unknown = strategy(v, random.Random(0)).situation
     assert unknown is not None and unknown.floor_equity is not None and unknown.floor_equity <= sit.floor_equity
-    mine = sit.read.street.ranges[v.seat]
     checked = 0
-    for (a, b), w in zip(mine.cards, sit.read.weights[v.seat], strict=True):
-        if w <= 0 or a == b:
-            continue
-        other = replace(at, hole=(Card.from_index(int(a)), Card.from_index(int(b))), burns=())
+    for other, _ in own_holdings(at, sit):
         plan = strategy(other, random.Random(0))
         assert plan.situation is not None and plan.situation.floor_equity is not None
         if plan.situation.floor_equity > plan.price:
@@ -478,12 +479,8 @@ def test_the_minimum_defence_against_a_big_bet_is_waived_for_a_bettor_who_showed
         at = seen_as(v, h)
         sit = strategy(at, random.Random(0)).situation
         assert sit is not None and 0.85 < sit.alpha < 0.93
-        mine = sit.read.street.ranges[v.seat]
         most = 0.0
-        for (a, b), w in zip(mine.cards, sit.read.weights[v.seat], strict=True):
-            if w <= 0 or a == b:
-                continue
-            other = replace(at, hole=(Card.from_index(int(a)), Card.from_index(int(b))), burns=())
+        for other, _ in own_holdings(at, sit):
             plan = strategy(other, random.Random(0))
             assert plan.place is not None
             if plan.place > 1 - (1 - sit.alpha) / 2:  # well inside the top 1 − α

@@ -139,17 +139,20 @@ class Habits:
         i = 2 * (min(max(street, 1), 3) - 1)
         return self.big_shown[i], self.big_shown[i + 1]
 
+    def _shown_after_big(self, streets: tuple[int, ...]) -> tuple[int, int]:
+        """Hands shown down after a big bet on any of ``streets`` (1 flop .. 3 river), and their strengths' sum
+        in thousandths."""
+        idx = [2 * (min(max(st, 1), 3) - 1) for st in streets]
+        return sum(self.big_strength[i] for i in idx), sum(self.big_strength[i + 1] for i in idx)
+
     def big_bet_shown(self, *streets: int) -> int:
         """How many hands it showed down after a big bet on any of ``streets`` (1 flop .. 3 river)."""
-        return sum(self.big_strength[2 * (min(max(st, 1), 3) - 1)] for st in streets)
+        return self._shown_after_big(streets)[0]
 
     def big_bet_strength(self, *streets: int) -> float:
         """The shrunk mean strength of the hands it showed down after a big bet on any of ``streets``, each on
         the board of its bet's street."""
-        n = total = 0
-        for street in streets:
-            i = 2 * (min(max(street, 1), 3) - 1)
-            n, total = n + self.big_strength[i], total + self.big_strength[i + 1]
+        n, total = self._shown_after_big(streets)
         return (total / 1000 + STRENGTH_WEIGHT * PRIOR_BIG_STRENGTH) / (n + STRENGTH_WEIGHT)
 
 

@@ -271,10 +271,9 @@ def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score:
     seen = v.habits_of(s) or Habits()
     share = seen.big_rate(v.street, last.level_before > 0, pots)
     before, rho = _strongest_betting(v, read, standing, s, share)
-    streets = _shown_streets(v.street)
     trust = loose_trust(seen, v.street)
     if trust > 0 and before.sum() > 0:
-        shown = shown_range(before, read.street.strengths[s], seen.big_bet_strength(*streets))
+        shown = shown_range(before, read.street.strengths[s], seen.big_bet_strength(*_shown_streets(v.street)))
         rho = (1 - trust) * rho + trust * _unit(shown)
     return _share_against(rho, read, s, score, count, known)
 
@@ -478,6 +477,8 @@ def fold_limit(v: SeatView, st: Situation) -> float:
 def facing_bet(v: SeatView, st: Situation) -> Choices:
     price = v.price()
     q, e = st.place, st.equity
+    heads_up = len(v.opponents) == 1
+    shown = shown_value(v.habits_of(v.opponents[0]) or Habits(), v.street) if heads_up else 0.0
     fold = _read_fold(v, st.read_equity, st.read_place, _read_alpha(v, st), price)
     if st.defence is not None and st.solved > 0:  # the solved game's fold share (at most α), from the bottom
         w = st.solved
@@ -489,8 +490,7 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
     if st.floor_equity is not None:
         if st.floor_equity > price:  # a big bet this player makes too often
             fold = 0.0
-        elif (sure := max(value_betting(v, price), shown_value(v.habits_of(v.opponents[0]) or Habits(),
-                                                               v.street))) > 0:
+        elif (sure := max(value_betting(v, price), shown)) > 0:
             # big bets that win their showdowns, or after which strong hands were shown: the price answers
             fold = _toward_price(fold, sure, st.floor_equity, price)
     if st.value_equity is not None and (sure := st.value_sure) > 0:
@@ -498,10 +498,9 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
         # but never past the minimum defence (from the bottom of the range: bluffs still break even at most)
         mdf = float(smooth((_shared_alpha(v, st.alpha) - st.place) / 0.03))
         fold = max(fold, sure * min(float(smooth((price - st.value_equity) / 0.02)), mdf))
-    fold = defend_big(v, st, fold)
+    fold = defend_big(v, st, fold, shown)
     alpha = fold_limit(v, st)
     can_raise = v.can(ActionKind.RAISE) or (v.can(ActionKind.ALLIN) and v.stack > v.call_amount)
-    heads_up = len(v.opponents) == 1
     value_raise = bluff_raise = 0.0
     if can_raise:
         top = 0.12 if heads_up else 0.07
@@ -517,17 +516,15 @@ def facing_bet(v: SeatView, st: Situation) -> Choices:
     return [(FOLD, fold), (check_or_call(v), call), (raise_action, value_raise + bluff_raise)]
 
 
-def defend_big(v: SeatView, st: Situation, fold: float) -> float:
+def defend_big(v: SeatView, st: Situation, fold: float, shown: float = 0.0) -> float:
     """Facing a bet of 4 to 19 pots (α within :data:`DEFEND_BIG`, smoothly at both ends), ``fold`` capped by the
     minimum defence: the top ``1 − α`` of the range by place (``α^(1/k)`` shared by ``k`` players) never folds,
     however the read or the price answers.  Barrels and overbets are read as mostly value, and a bettor who jams
     the turn and river whenever that range folds is paid nothing by it otherwise; from 19 pots the price alone
-    answers (:data:`OVERBET`).  Not against a bettor whose hands shown down after its big bets were strong
-    (:func:`shown_value`): its big bets are value, and the top of a range that cannot beat them folds."""
+    answers (:data:`OVERBET`).  Waived as far as ``shown`` says a heads-up bettor's big bets are value by the
+    hands it showed down after them (:func:`shown_value`): the top of a range that cannot beat them folds."""
     lo, hi = DEFEND_BIG
-    weight = ramp(st.alpha, lo, lo + 0.02) * (1.0 - ramp(st.alpha, hi - 0.02, hi))
-    if len(v.opponents) == 1:
-        weight *= 1.0 - shown_value(v.habits_of(v.opponents[0]) or Habits(), v.street)
+    weight = ramp(st.alpha, lo, lo + 0.02) * (1.0 - ramp(st.alpha, hi - 0.02, hi)) * (1.0 - shown)
     if weight <= 0:
         return fold
     least = float(smooth((_shared_alpha(v, st.alpha) - st.place) / 0.03))
