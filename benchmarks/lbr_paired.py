@@ -1,0 +1,86 @@
+"""LBR against Strong with one change to the strategy's constants, on the same deals as without it.
+
+A screen for changes, before the bench's long LBR run: each deal is played by LBR (both seats) against
+today's Strong and against Strong with the constants patched (``module.NAME=literal``, modules under
+``taiwan_poker``), in two processes; both runs keep their own memory of LBR's habits, as the bench does.
+Prints both results and the per-hand paired difference, each with a 95 % interval, in mbb/g won by LBR (the
+luck-adjusted score too, :mod:`taiwan_poker.bots.luck`).  The pairing narrows the difference's interval only
+while the two runs' decisions agree: once they part, habits and later hands differ.
+
+    .venv/bin/python benchmarks/lbr_paired.py --decks 2 --seed 501 --deals 600 \\
+        "strategy.postflop.ZETA={1: 2.0, 2: 1.76, 3: 1.6}"
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from taiwan_poker.bots.arena import Memory, lbr_hand
+from taiwan_poker.bots.lbr import as_distribution
+from taiwan_poker.bots.levels import policy_of
+from taiwan_poker.rules.ruleset import RuleSet
+
+
+def apply(patches: list[str]) -> None:
+    """Set each ``module.NAME=literal`` (module under ``taiwan_poker``)."""
+    for patch in patches:
+        target, value = patch.split("=", 1)
+        module, name = target.strip().rsplit(".", 1)
+        mod = importlib.import_module(f"taiwan_poker.{module}")
+        if not hasattr(mod, name):
+            raise SystemExit(f"taiwan_poker.{module} has no {name}")
+        setattr(mod, name, ast.literal_eval(value.strip()))
+
+
+def run(decks: int, seed: int, deals: int, patches: list[str]) -> list[tuple[float, float]]:
+    """Per hand, LBR's big blinds won and the luck-adjusted score (the bench's deals for this seed)."""
+    apply(patches)
+    rules = RuleSet(decks=decks, seats=2)
+    strong = policy_of("strong")
+    model = as_distribution(strong, (8, 3, 3, 3), seed)
+    memory = Memory()
+    out: list[tuple[float, float]] = []
+    for d in range(deals):
+        deal_seed = seed * 1_000_003 + d
+        for lbr_seat in (0, 1):
+            scores: list[float] = []
+            net = lbr_hand(rules, strong, model, lbr_seat, d % 2, deal_seed, memory=memory, scores=scores)
+            out.append((net / rules.big_blind, scores[0] / rules.big_blind))
+    return out
+
+
+def mean_ci(x: np.ndarray) -> str:
+    return f"{1000 * x.mean():+.0f} ± {1960 * x.std(ddof=1) / np.sqrt(len(x)):.0f}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("patches", nargs="+", help="module.NAME=literal, e.g. strategy.postflop.PRICE_SAFETY=0.8")
+    ap.add_argument("--decks", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=501)
+    ap.add_argument("--deals", type=int, default=600)
+    args = ap.parse_args()
+    apply(args.patches)  # fail fast on a bad patch
+    with ProcessPoolExecutor(2) as pool:
+        base, changed = (np.array(r) for r in pool.map(run, [args.decks] * 2, [args.seed] * 2,
+                                                        [args.deals] * 2, [[], args.patches]))
+    table = Table(title=f"LBR against Strong, {args.decks} decks, seed {args.seed}: {len(base):,} hands a run "
+                        f"(mbb/g won by LBR, 95 % CI)")
+    for col in ("", "result", "luck-adjusted"):
+        table.add_column(col, justify="left" if not col else "right")
+    table.add_row("today's Strong", mean_ci(base[:, 0]), mean_ci(base[:, 1]))
+    table.add_row(" ".join(args.patches), mean_ci(changed[:, 0]), mean_ci(changed[:, 1]))
+    table.add_row("difference, paired by hand", mean_ci(changed[:, 0] - base[:, 0]),
+                  mean_ci(changed[:, 1] - base[:, 1]))
+    Console(width=160).print(table)
+
+
+if __name__ == "__main__":
+    main()
