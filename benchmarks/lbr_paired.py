@@ -3,7 +3,7 @@
 A screen for changes, before the bench's long LBR run: each deal is played by LBR (both seats) against
 today's Strong and against Strong with the constants patched (``module.NAME=literal``, modules under
 ``taiwan_poker``), in two processes; both runs keep their own memory of LBR's habits, as the bench does.
-Prints both results and the per-hand paired difference, each with a 95 % interval, in mbb/g won by LBR (the
+Prints both results and their paired difference by deal, each with a 95 % interval, in mbb/g won by LBR (the
 luck-adjusted score too, :mod:`taiwan_poker.bots.luck`).  The pairing narrows the difference's interval only
 while the two runs' decisions agree: once they part, habits and later hands differ.
 
@@ -18,12 +18,10 @@ import ast
 import importlib
 from concurrent.futures import ProcessPoolExecutor
 
-import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from taiwan_poker.bots.arena import Memory, lbr_hand
-from taiwan_poker.bots.lbr import as_distribution
+from taiwan_poker.bots.arena import Tally, lbr_heads_up, mean_ci
 from taiwan_poker.bots.levels import policy_of
 from taiwan_poker.rules.ruleset import RuleSet
 
@@ -39,25 +37,15 @@ def apply(patches: list[str]) -> None:
         setattr(mod, name, ast.literal_eval(value.strip()))
 
 
-def run(decks: int, seed: int, deals: int, patches: list[str]) -> list[tuple[float, float]]:
-    """Per hand, LBR's big blinds won and the luck-adjusted score (the bench's deals for this seed)."""
+def run(decks: int, seed: int, deals: int, patches: list[str]) -> Tally:
+    """The bench's LBR run for this seed against Strong, with ``patches`` applied in this process."""
     apply(patches)
-    rules = RuleSet(decks=decks, seats=2)
-    strong = policy_of("strong")
-    model = as_distribution(strong, (8, 3, 3, 3), seed)
-    memory = Memory()
-    out: list[tuple[float, float]] = []
-    for d in range(deals):
-        deal_seed = seed * 1_000_003 + d
-        for lbr_seat in (0, 1):
-            scores: list[float] = []
-            net = lbr_hand(rules, strong, model, lbr_seat, d % 2, deal_seed, memory=memory, scores=scores)
-            out.append((net / rules.big_blind, scores[0] / rules.big_blind))
-    return out
+    return lbr_heads_up(RuleSet(decks=decks, seats=2), policy_of("strong"), deals, seed, luck=True)
 
 
-def mean_ci(x: np.ndarray) -> str:
-    return f"{1000 * x.mean():+.0f} ± {1960 * x.std(ddof=1) / np.sqrt(len(x)):.0f}"
+def cell(units: list[float]) -> str:
+    mean, half = mean_ci(units)
+    return f"{10 * mean:+.0f} ± {10 * half:.0f}"  # bb/100 × 10: mbb/g
 
 
 def main() -> None:
@@ -69,16 +57,15 @@ def main() -> None:
     args = ap.parse_args()
     apply(args.patches)  # fail fast on a bad patch
     with ProcessPoolExecutor(2) as pool:
-        base, changed = (np.array(r) for r in pool.map(run, [args.decks] * 2, [args.seed] * 2,
-                                                        [args.deals] * 2, [[], args.patches]))
-    table = Table(title=f"LBR against Strong, {args.decks} decks, seed {args.seed}: {len(base):,} hands a run "
+        base, changed = pool.map(run, [args.decks] * 2, [args.seed] * 2, [args.deals] * 2, [[], args.patches])
+    table = Table(title=f"LBR against Strong, {args.decks} decks, seed {args.seed}: {base.hands:,} hands a run "
                         f"(mbb/g won by LBR, 95 % CI)")
     for col in ("", "result", "luck-adjusted"):
         table.add_column(col, justify="left" if not col else "right")
-    table.add_row("today's Strong", mean_ci(base[:, 0]), mean_ci(base[:, 1]))
-    table.add_row(" ".join(args.patches), mean_ci(changed[:, 0]), mean_ci(changed[:, 1]))
-    table.add_row("difference, paired by hand", mean_ci(changed[:, 0] - base[:, 0]),
-                  mean_ci(changed[:, 1] - base[:, 1]))
+    table.add_row("today's Strong", cell(base.units), cell(base.adjusted))
+    table.add_row(" ".join(args.patches), cell(changed.units), cell(changed.adjusted))
+    table.add_row("difference, paired by deal", cell([c - b for c, b in zip(changed.units, base.units, strict=True)]),
+                  cell([c - b for c, b in zip(changed.adjusted, base.adjusted, strict=True)]))
     Console(width=160).print(table)
 
 
