@@ -13,11 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taiwan_poker.cards import Card
-from taiwan_poker.lru import LruMap
 from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
 from taiwan_poker.rules.actions import CHECK, FOLD
 from taiwan_poker.rules.replay import StreetAction
-from taiwan_poker.strategy import postflop, range_read
 from taiwan_poker.strategy.habits import Habits
 from taiwan_poker.strategy.legal import action_key
 from taiwan_poker.strategy.policy import strategy
@@ -492,43 +490,3 @@ def test_the_minimum_defence_against_a_big_bet_is_waived_for_a_bettor_who_showed
     base = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(25,) + (0,) * 11)
     assert top_folds(base) < 0.05
     assert top_folds(replace(base, big_strength=(30, 30 * 900, 0, 0, 0, 0))) > 0.5
-
-
-def _bets_by_half(seed: int, actions: tuple[str, ...]) -> tuple[float, float]:
-    """The shares of the acting seat's range (as read) that bet from its lower and its upper half by range
-    equity: mostly bluffs and mostly value."""
-    hand = played(seed, actions)
-    v = seat_view(hand, hand.to_act)
-    sit = strategy(v, random.Random(0)).situation
-    assert sit is not None
-    mine, weights = sit.read.street.ranges[v.seat], sit.read.weights[v.seat]
-    median = float(np.quantile(sit.range_equity[weights > 0], 0.5))
-    low = high = total = 0.0
-    for (a, b), w, eq in zip(mine.cards, weights, sit.range_equity, strict=True):
-        if w <= 0 or a == b:
-            continue
-        p = replace(v, hole=(Card.from_index(int(a)), Card.from_index(int(b))), burns=())
-        bets = w * (1 - strategy(p, random.Random(0)).probability(p, CHECK))
-        low, high, total = (low + bets, high, total + w) if eq < median else (low, high + bets, total + w)
-    return low / total, high / total
-
-
-def test_strongs_own_bluffs_outnumber_the_honest_share_of_its_value_bets(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 22 (LBR against a check-or-bet range too light in bluffs: more of them measured −704 ± 362 mbb/g,
-    docs/bots.md): checked to in position, Strong's bets from the bottom half of its range are over 0.4 of its
-    bets from the top half on the flop and over 0.55 on the river (three deals pooled), though its bluffs take
-    the pot size, for which the honest count is at most half the value bets (``BLUFFS`` times ``V·f/(1 + f)``).
-    A fresh read cache for each spot: the sampled read then does not depend on the tests run before."""
-    flop, river = [0.0, 0.0], [0.0, 0.0]
-    for seed in (3, 5, 8):
-        for line, sums in ((("raise 50", "call", "check"), flop),
-                           (("raise 50", "call", "check", "check", "check", "check", "check"), river)):
-            for module, name in ((range_read, "_cache"), (range_read, "_reads"), (postflop, "_range_eqs"),
-                                 (postflop, "_defences")):
-                monkeypatch.setattr(module, name, LruMap(8, clock=lambda: 0.0))
-            low, high = _bets_by_half(seed, line)
-            sums[0] += low
-            sums[1] += high
-    assert flop[1] > 0.6 and river[1] > 0.3, (flop, river)  # it does bet for value
-    assert flop[0] / flop[1] > 0.4, flop
-    assert river[0] / river[1] > 0.55, river

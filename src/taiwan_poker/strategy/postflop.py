@@ -51,10 +51,8 @@ river (the read of a check already assumes so), against players who fold
 to bets: a checked range that holds no strong hands is bet into at will.
 Bluffs come from the bottom of the range (on the flop and turn the hands just
 above the bottom tenth, which keep some equity) in the proportion that makes
-the size honest, ``V·f/(1 + f)`` at size ``f``, times :data:`BLUFFS` (2, 1.76
-and 1.6 on the flop, turn and river: the value share ``V`` is trimmed again by
-traps, slow-plays and the caller's range, and a measured local best response
-punished the honest count as too few bluffs), a third as many multi-way.
+the size honest: ``V·f/(1 + f)`` at size ``f``, more on earlier streets
+(``ζ`` of :mod:`.range_read`), a third as many multi-way.
 
 Every boundary is a smooth step, so near it the hand mixes (the coach shows
 the split).  :func:`action_values` estimates each action's value in chips for
@@ -82,6 +80,7 @@ from .range_read import (
     CHECK_KEEP,
     TRAP,
     TRAP_FROM,
+    ZETA,
     HandRead,
     apply_actions,
     betting_share,
@@ -99,7 +98,6 @@ SIZES = (1 / 3, 2 / 3, 1.0)
 BARRELS_BY_PRICE = True  # a later barrel after a called bet is answered by the price alone (mostly value)
 RANGE_DISADVANTAGE = 1.0  # each point of range equity under 50 % lets a point more of the range fold
 STANDINGS = 64  # decision points whose range standing is kept (LBR asks many hole cards at one point)
-BLUFFS = {1: 2.0, 2: 1.76, 3: 1.6}  # own bluffs per honest share V·f/(1 + f), by street (more on earlier ones)
 PRICE_SAFETY = 0.9  # a hand folds only when its estimated equity is under 90 % of the price (estimates are noisy)
 HONEST = (0.35, 0.08)  # at or under these rates of betting, raising after the flop the read answers a bet ...
 AGGRESSIVE = (0.55, 0.2)  # ... at or over these the solved defence does (linear between; habits)
@@ -623,7 +621,7 @@ def no_bet(v: SeatView, st: Situation) -> Choices:
             keep = max(keep, (TRAP + (1 - TRAP) * keen) * float(smooth((q - (TRAP_FROM - 0.13 * keen)) / 0.02)))
     value *= 1 - keep
     f_bluff, bluff_size = sizes[-1]  # bluffs take the largest size: it needs the fewest of them
-    mass = share * f_bluff / (1 + f_bluff) * BLUFFS.get(v.street, 1.0) * (1.0 if heads_up else 0.3)
+    mass = share * f_bluff / (1 + f_bluff) * ZETA.get(v.street, 1.0) * (1.0 if heads_up else 0.3)
     # the river: the very bottom, which can win no other way; earlier: just above the bottom tenth (some equity)
     bluff = (float(smooth((mass - q) / 0.02)) if v.street == 3 else _band(q, 0.1, 0.1 + mass)) * (1 - value)
     if bluff > 0.01:  # a bluff needs folds: at least the share that pays for the size, f / (1 + f)
