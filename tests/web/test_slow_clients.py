@@ -9,11 +9,8 @@ descriptors; the attackers connect from other loopback addresses (Linux routes a
 
 from __future__ import annotations
 
-import contextlib
 import http.client
 import logging
-import resource
-import selectors
 import socket
 import statistics
 import threading
@@ -33,11 +30,20 @@ from taiwan_poker.web.connection_guard import (
     capacity_for,
 )
 from tests.server_process import ServerProcess
+from tests.web.raw_sockets import (
+    UNFINISHED,
+    close_times,
+    closed_by_server,
+    connect,
+    descriptors,
+    guard_counts,
+    log_lines,
+    open_storm,
+)
 
 HEAD_TIMEOUT = 2.0
 PER_ADDRESS = 50
 DESCRIPTORS = 512
-UNFINISHED = b"GET / HTTP/1.1\r\nHost: x\r\n"
 
 
 def _server(tmp: Path, head_timeout: float, max_descriptors: int | None = None) -> ServerProcess:
@@ -65,77 +71,14 @@ def small_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
     process.stop()
 
 
-def _guard_counts(server: ServerProcess) -> dict[str, float]:
-    """The guard's metrics: open connections and drops by reason."""
-    counts = {}
-    for line in httpx.get(server.base + "/metrics", timeout=10).text.splitlines():
-        if line.startswith("tp_connections_open "):
-            counts["open"] = float(line.split()[-1])
-        elif line.startswith("tp_connections_dropped_total{"):
-            counts[line.split('"')[1]] = float(line.split()[-1])
-    return counts
-
-
-def _descriptors(needed: int) -> None:
-    """Raise this process's soft descriptor limit to hold ``needed`` sockets (skip if the hard limit is lower)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft >= needed:
-        return
-    if hard != resource.RLIM_INFINITY and hard < needed:
-        pytest.skip(f"the test needs {needed} descriptors; the hard limit is {hard}")
-    resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
-
-
-def _connect(port: int, source: str, head: bytes = UNFINISHED) -> socket.socket:
-    s = socket.socket()
-    s.bind((source, 0))
-    s.settimeout(10)
-    s.connect(("127.0.0.1", port))
-    if head:
-        s.sendall(head)
-    return s
-
-
-def _closed_by_server(s: socket.socket) -> bool:
-    """True if the server has closed (or reset) the connection; does not wait."""
-    s.setblocking(False)
-    try:
-        return s.recv(4096) == b""
-    except BlockingIOError:
-        return False
-    except OSError:
-        return True
-    finally:
-        s.setblocking(True)
-
-
-def _close_times(socks: list[socket.socket], within: float) -> list[float | None]:
-    """When (time.monotonic()) the server closed each socket, None for those still open after ``within`` s."""
-    closed: list[float | None] = [None] * len(socks)
-    with selectors.DefaultSelector() as sel:
-        for i, s in enumerate(socks):
-            sel.register(s, selectors.EVENT_READ, i)
-        deadline = time.monotonic() + within
-        while sel.get_map() and (left := deadline - time.monotonic()) > 0:
-            for key, _ in sel.select(min(left, 0.1)):
-                if _closed_by_server(socks[key.data]):
-                    closed[key.data] = time.monotonic()
-                    sel.unregister(key.fileobj)
-    return closed
-
-
-def _log_lines(server: ServerProcess) -> int:
-    return len(server.log_path.read_text(errors="replace").splitlines())
-
-
 def test_unfinished_heads_are_closed_at_the_deadline(server: ServerProcess) -> None:
     socks, opened = [], []
     try:
         for _ in range(20):
-            socks.append(_connect(server.port, "127.0.0.2"))
+            socks.append(connect(server.port, "127.0.0.2"))
             opened.append(time.monotonic())
             time.sleep(0.01)  # one at a time into the server's short listen queue
-        closed = _close_times(socks, HEAD_TIMEOUT + 4)
+        closed = close_times(socks, HEAD_TIMEOUT + 4)
     finally:
         for s in socks:
             s.close()
@@ -147,7 +90,7 @@ def test_unfinished_heads_are_closed_at_the_deadline(server: ServerProcess) -> N
 
 def test_a_head_trickled_a_byte_every_half_second_is_closed_at_the_deadline(server: ServerProcess) -> None:
     head = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 200
-    with _connect(server.port, "127.0.0.3", b"") as s:
+    with connect(server.port, "127.0.0.3", b"") as s:
         started = time.monotonic()
         closed_after = None
         for byte in head:
@@ -156,7 +99,7 @@ def test_a_head_trickled_a_byte_every_half_second_is_closed_at_the_deadline(serv
             except OSError:  # reset by the server
                 closed_after = time.monotonic() - started
                 break
-            if _close_times([s], 0.5)[0] is not None:
+            if close_times([s], 0.5)[0] is not None:
                 closed_after = time.monotonic() - started
                 break
             if time.monotonic() - started > HEAD_TIMEOUT + 4:
@@ -168,25 +111,25 @@ def test_a_head_trickled_a_byte_every_half_second_is_closed_at_the_deadline(serv
 def test_connections_over_the_per_address_cap_are_refused_at_once(small_server: ServerProcess) -> None:
     held: list[socket.socket] = []
     extra: list[socket.socket] = []
-    before = _guard_counts(small_server)
+    before = guard_counts(small_server)
     try:
         for _ in range(PER_ADDRESS):
-            held.append(_connect(small_server.port, "127.0.0.4"))
+            held.append(connect(small_server.port, "127.0.0.4"))
             time.sleep(0.005)  # one at a time into the server's short listen queue
         deadline = time.monotonic() + 10
-        while (counts := _guard_counts(small_server)).get("open", 1e9) < before.get("open", 0) + PER_ADDRESS:
+        while (counts := guard_counts(small_server)).get("open", 1e9) < before.get("open", 0) + PER_ADDRESS:
             assert time.monotonic() < deadline, "the server did not accept 50 connections in 10 s"
             time.sleep(0.05)
         if "open" not in counts:  # no guard (the code before it): give the server a moment instead
             time.sleep(0.5)
         started = time.monotonic()
-        extra = [_connect(small_server.port, "127.0.0.4") for _ in range(10)]
-        refused = _close_times(extra, 5.0)
-        still_open = sum(not _closed_by_server(s) for s in held)
-        other = _connect(small_server.port, "127.0.0.5")  # another address is not affected
-        other_closed = _close_times([other], 0.3)[0]
+        extra = [connect(small_server.port, "127.0.0.4") for _ in range(10)]
+        refused = close_times(extra, 5.0)
+        still_open = sum(not closed_by_server(s) for s in held)
+        other = connect(small_server.port, "127.0.0.5")  # another address is not affected
+        other_closed = close_times([other], 0.3)[0]
         other.close()
-        after = _guard_counts(small_server)
+        after = guard_counts(small_server)
     finally:
         for s in held + extra:
             s.close()
@@ -197,38 +140,13 @@ def test_connections_over_the_per_address_cap_are_refused_at_once(small_server: 
     assert other_closed is None
 
 
-def _open_storm(port: int, sources: list[str], per_source: int) -> list[socket.socket]:
-    """Non-blocking connects from the sources in turn, 8 every 5 ms (1,600 a second: faster than they time out,
-    slow enough for the server's short listen queue); each sends an unfinished head once connected."""
-    socks = []
-    with selectors.DefaultSelector() as sel:
-        for i in range(per_source * len(sources)):
-            s = socket.socket()
-            s.bind((sources[i % len(sources)], 0))
-            s.setblocking(False)
-            s.connect_ex(("127.0.0.1", port))
-            sel.register(s, selectors.EVENT_WRITE)
-            socks.append(s)
-            if i % 8 == 7:
-                time.sleep(0.005)
-        deadline = time.monotonic() + 5
-        while sel.get_map() and time.monotonic() < deadline:
-            for key, _ in sel.select(0.1):
-                s = key.fileobj  # type: ignore[assignment]
-                sel.unregister(s)
-                if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0:
-                    with contextlib.suppress(OSError):
-                        s.send(UNFINISHED)
-    return socks
-
-
 def test_health_checks_are_answered_while_attackers_exceed_the_descriptor_limit(small_server: ServerProcess) -> None:
     """1,200 unfinished heads from 30 addresses at a server with room for 448: the oldest make way, /healthz
     still answers in a second or two, and the storm is logged in a line or two instead of once per accept."""
     assert small_server.proc is not None
     sources = [f"127.0.1.{i}" for i in range(1, 31)]
-    _descriptors(2000)
-    lines_before = _log_lines(small_server)
+    descriptors(2000)
+    lines_before = log_lines(small_server)
     probes: list[tuple[float, int | str]] = []
     stop = threading.Event()
 
@@ -249,9 +167,9 @@ def test_health_checks_are_answered_while_attackers_exceed_the_descriptor_limit(
     socks: list[socket.socket] = []
     try:
         prober.start()
-        socks = _open_storm(small_server.port, sources, 40)
+        socks = open_storm(small_server.port, sources, 40, UNFINISHED)
         time.sleep(3)
-        descriptors = len(list(Path(f"/proc/{small_server.proc.pid}/fd").iterdir()))
+        held = len(list(Path(f"/proc/{small_server.proc.pid}/fd").iterdir()))
     finally:
         stop.set()
         prober.join(15)
@@ -262,9 +180,9 @@ def test_health_checks_are_answered_while_attackers_exceed_the_descriptor_limit(
     assert statuses and all(status == 200 for status in statuses), statuses
     seconds = sorted(took for took, _ in probes)
     assert statistics.median(seconds) < 0.5 and seconds[-1] < 4, seconds
-    assert descriptors < DESCRIPTORS
-    assert _guard_counts(small_server).get("evicted", 0) > 0, "the storm did not reach the descriptor limit"
-    grown = _log_lines(small_server) - lines_before
+    assert held < DESCRIPTORS
+    assert guard_counts(small_server).get("evicted", 0) > 0, "the storm did not reach the descriptor limit"
+    grown = log_lines(small_server) - lines_before
     assert grown <= 5, small_server.log_path.read_text(errors="replace")[-3000:]
 
 

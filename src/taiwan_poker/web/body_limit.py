@@ -10,27 +10,11 @@ dropped. The server closes the connection rather than drain the rest.
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .i18n import LANG_COOKIE, negotiate, t
+from .raw_errors import send_error
 
 MAX_BODY_BYTES = 64 * 1024
-
-
-def too_large_response(scope: Scope, limit: int) -> tuple[dict[str, Any], bytes]:
-    """The 413's start message and body, in the reader's language."""
-    conn = HTTPConnection(scope)
-    lang = negotiate(conn.query_params.get("lang"), conn.cookies.get(LANG_COOKIE), conn.headers.get("accept-language"))
-    message = t(lang, "error.body_too_large", kib=limit // 1024)
-    body = json.dumps({"error": {"code": "body_too_large", "message": message}}, ensure_ascii=False).encode()
-    start = {"type": "http.response.start", "status": 413,
-             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                         (b"connection", b"close")]}
-    return start, body
 
 
 class BodyLimit:
@@ -82,6 +66,4 @@ class BodyLimit:
             # the application noticed the "disconnect" (e.g. ClientDisconnect): the 413 already answered
 
     async def _refuse(self, scope: Scope, send: Send) -> None:
-        start, body = too_large_response(scope, self.limit)
-        await send(start)
-        await send({"type": "http.response.body", "body": body})
+        await send_error(scope, send, 413, "body_too_large", (b"connection", b"close"), kib=self.limit // 1024)

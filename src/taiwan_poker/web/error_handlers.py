@@ -12,7 +12,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import TaiwanPokerError
-from .code_guessing import count_miss
+from .code_guessing import answer_miss
 from .error_registry import status_of
 from .i18n import error_message, t
 from .members_api import client_address
@@ -46,9 +46,12 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(TaiwanPokerError)
     async def core_error(request: Request, exc: TaiwanPokerError) -> JSONResponse:
-        status = status_of(exc.code)
         if exc.code == "room_not_found":
-            count_miss(app.state.rate_limiter, client_address(request))
+            try:
+                answer_miss(app.state.rate_limiter, client_address(request))
+            except TaiwanPokerError as refused:  # the address has used up its misses: no answer about the code
+                exc = refused
+        status = status_of(exc.code)
         response = _error(status, exc.code, error_message(lang_of(request), exc))
         if "retry_after" in exc.params:  # rate limits, a full calculator queue
             response.headers["Retry-After"] = str(exc.params["retry_after"])

@@ -46,7 +46,7 @@ STATUS: dict[str, int] = {
     "bot_seat": CONFLICT, "no_rebuys": CONFLICT, "no_topup": CONFLICT, "table_not_started": CONFLICT,
     "seat_taken": CONFLICT, "no_show": CONFLICT,
     # limits
-    "body_too_large": TOO_LARGE, "rate_limited": TOO_MANY,
+    "body_too_large": TOO_LARGE, "rate_limited": TOO_MANY, "request_timeout": 408,
     "signin_busy": UNAVAILABLE, "guests_full": UNAVAILABLE, "calc_busy": UNAVAILABLE,
     "certs_unavailable": UNAVAILABLE, "database_unavailable": UNAVAILABLE,
     "internal_error": INTERNAL, "room_code_exhausted": INTERNAL,

@@ -32,7 +32,7 @@ from ..errors import TaiwanPokerError
 from ..rooms.service import RoomService
 from ..store import repo
 from ..store.models import Member
-from .code_guessing import count_miss
+from .code_guessing import answer_miss
 from .i18n import LANG_COOKIE, error_message, negotiate
 from .members_api import SESSION_COOKIE
 from .metrics import observe_action
@@ -182,7 +182,10 @@ class RoomSocket:
             room_id: int = await asyncio.to_thread(self.rooms.loader.room_id, self.code)
         except TaiwanPokerError as exc:
             if exc.code == "room_not_found":
-                count_miss(self.limiter, self.address)
+                try:
+                    answer_miss(self.limiter, self.address)
+                except TaiwanPokerError as refused:  # misses used up: no answer about the code
+                    exc = refused
             await self.ws.send_json(_error(self.ws, exc))
             await self.ws.close(code=1008)
             return None

@@ -7,9 +7,10 @@ one address is 30-odd people.  A request over a limit changes nothing and is
 answered 429 with ``Retry-After`` (HTTP) or an ``error`` message with
 ``retry_after`` (WebSocket), in the reader's language.
 
-The counters live in this process (one instance today).  ``storage_uri``
-takes any ``limits`` storage, e.g. ``redis://127.0.0.1:6379`` so that several
-instances share their counters.  ``scale`` multiplies every limit; 0 turns
+Every count is taken atomically before the request is served (see
+:class:`RateLimiter`).  The counters live in this process unless
+``storage_uri`` names a shared ``limits`` storage, e.g.
+``redis://127.0.0.1:6379`` so that several instances share their counters.  ``scale`` multiplies every limit; 0 turns
 them off, which only load benchmarks and the API fuzzer do.
 """
 
@@ -82,7 +83,13 @@ def _scaled(items: list[RateLimitItem], scale: float) -> list[RateLimitItem]:
 
 
 class RateLimiter:
-    """Checks a request against a policy's windows and counts it when it passes."""
+    """Counts requests against a policy's windows before they are served.
+
+    Each window's count is taken by the storage's own atomic hit (a lock in memory, one Lua script in Redis),
+    which refuses rather than passes a window that is full, so requests sent together, to one instance or to
+    several sharing a store, can never pass more than a window holds.  Windows are taken shortest first and the
+    first full one refuses the request: a refused request has then been counted only in windows shorter than
+    the one that refused it (a burst refused by the minute's window still counts against the second's)."""
 
     def __init__(self, scale: float = 1.0, storage_uri: str = "memory://",
                  policies: dict[str, Policy] | None = None) -> None:
@@ -95,27 +102,34 @@ class RateLimiter:
             for name, p in (policies or POLICIES).items()
         }
 
-    def check(self, policy: str, member_id: int | None, address: str | None) -> None:
-        """Count one request, or raise :class:`RateLimited` (counting nothing) when a window is full."""
-        if not self.enabled:
-            return
-        per_member, per_address = self._windows[policy]
-        keyed = [(item, policy, "member", str(member_id)) for item in per_member if member_id is not None]
-        keyed += [(item, policy, "address", address) for item in per_address if address]
-        for item, *ids in keyed:
-            if not self._limiter.test(item, *ids):
+    def _take(self, policy: str, keyed: list[tuple[RateLimitItem, str, str, str]]) -> None:
+        for item, *ids in sorted(keyed, key=lambda k: k[0].get_expiry()):
+            if not self._limiter.hit(item, *ids):
                 reset = self._limiter.get_window_stats(item, *ids).reset_time
                 self.rejected[policy] = self.rejected.get(policy, 0) + 1
                 seconds = max(1, math.ceil(reset - time.time()))
                 raise RateLimited(f"too many requests ({policy}); try again in {seconds} s",
                                   retry_after=seconds, policy=policy)
-        for item, *ids in keyed:
-            self._limiter.hit(item, *ids)
+
+    def check(self, policy: str, member_id: int | None, address: str | None) -> None:
+        """Count one request, or raise :class:`RateLimited` when a window is full (see the class)."""
+        if not self.enabled:
+            return
+        per_member, per_address = self._windows[policy]
+        keyed = [(item, policy, "member", str(member_id)) for item in per_member if member_id is not None]
+        keyed += [(item, policy, "address", address) for item in per_address if address]
+        self._take(policy, keyed)
+
+    def reserve(self, policy: str, address: str | None) -> None:
+        """Count one failure of ``address`` against ``policy`` before it is answered (what :meth:`blocked`
+        reads), or raise :class:`RateLimited` when a window is already full."""
+        if self.enabled and address:
+            self._take(policy, [(item, policy, "address", address) for item in self._windows[policy][1]])
 
     def blocked(self, policy: str, address: str | None) -> int | None:
         """Seconds until ``address`` may try ``policy`` again when one of its windows is full, else None.
 
-        For counters of failures (:meth:`count`): checking them counts nothing."""
+        For counters of failures (:meth:`reserve`): checking them counts nothing."""
         if not self.enabled or not address:
             return None
         for item in self._windows[policy][1]:
@@ -124,9 +138,3 @@ class RateLimiter:
                 reset = self._limiter.get_window_stats(item, policy, "address", address).reset_time
                 return max(1, math.ceil(reset - time.time()))
         return None
-
-    def count(self, policy: str, address: str | None) -> None:
-        """Count one failure of ``address`` against ``policy`` (what :meth:`blocked` reads)."""
-        if self.enabled and address:
-            for item in self._windows[policy][1]:
-                self._limiter.hit(item, policy, "address", address)
