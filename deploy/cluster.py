@@ -193,13 +193,14 @@ class Cluster:
     """N instances sharing ``database_url`` with the push bus on, and HAProxy in front (a context manager).
 
     ``env`` is added to each instance's environment (the tests widen the rate limits there); nothing else
-    is set but ``DATABASE_URL``, ``TP_PUSH_BUS=1`` and ``TP_MAX_CONNECTIONS_PER_ADDRESS=0`` (the proxy caps
-    connections per client address; ``env`` may set it).
+    is set but ``DATABASE_URL``, ``TP_PUSH_BUS=1``, ``TP_MAX_CONNECTIONS_PER_ADDRESS=0`` and
+    ``TP_MAX_CONNECTIONS_PER_NETWORK=0`` (the proxy caps connections per client address and network; ``env``
+    may set them).
     """
 
     def __init__(self, database_url: str, work_dir: Path, instances: int = 2, port: int | None = None,
                  instance_ports: Sequence[int] | None = None, bind_host: str = "127.0.0.1",
-                 env: Mapping[str, str] | None = None, log_level: str = "info"):
+                 env: Mapping[str, str] | None = None, log_level: str = "info", template: str | None = None):
         if instances < 1:
             raise ValueError("at least one instance")
         self.work_dir = work_dir
@@ -207,8 +208,10 @@ class Cluster:
         ports = list(instance_ports) if instance_ports else [free_port() for _ in range(instances)]
         if len(ports) != instances:
             raise ValueError("one port per instance")
-        # the per-address connection cap is HAProxy's: every connection an instance sees comes from the proxy
-        base_env = {**os.environ, "TP_MAX_CONNECTIONS_PER_ADDRESS": "0", **(env or {}),
+        # the per-address and per-network connection caps are HAProxy's: every connection an instance sees
+        # comes from the proxy
+        base_env = {**os.environ, "TP_MAX_CONNECTIONS_PER_ADDRESS": "0", "TP_MAX_CONNECTIONS_PER_NETWORK": "0",
+                    **(env or {}),
                     "DATABASE_URL": database_url, "TP_PUSH_BUS": "1"}
         self.instances = [Instance(f"app{i}", p, work_dir / f"app{i}", work_dir / f"app{i}.log", base_env)
                           for i, p in enumerate(ports, 1)]
@@ -217,10 +220,12 @@ class Cluster:
         self.proxy = HAProxy(self.config_path, self.port, work_dir / "haproxy.log")
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_level = log_level
+        self.template = template  # None: deploy/haproxy.cfg
 
     def start(self) -> Cluster:
         self.work_dir.mkdir(parents=True, exist_ok=True)
-        self.config_path.write_text(render_haproxy(self.bind, [("127.0.0.1", i.port) for i in self.instances]))
+        self.config_path.write_text(render_haproxy(self.bind, [("127.0.0.1", i.port) for i in self.instances],
+                                                   self.template))
         try:
             # one by one: the first migrates the schema, the others find it done
             for instance in self.instances:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any, NamedTuple
 import httpx
 import pytest
 import sqlalchemy as sa
-from deploy.cluster import Cluster, Instance, check_config, haproxy_path, render_haproxy
+from deploy.cluster import TEMPLATE, Cluster, Instance, check_config, haproxy_path, render_haproxy
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
@@ -161,6 +162,41 @@ def test_haproxy_accepts_the_rendered_config(tmp_path: Path) -> None:
     checked = check_config(path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "Configuration file is valid" in checked.stdout + checked.stderr
+
+
+def test_the_proxy_answers_a_slow_request_body_itself_at_its_deadline(tmp_path: Path) -> None:
+    """The recipe buffers whole requests (``option http-buffer-request``): a head with ``Content-Length: 60000``
+    and then a byte now and then is answered 408 by HAProxy at its ``timeout http-request`` (shortened here to
+    2 s) and never reaches the instance, whose own body deadline is set to a minute so it cannot be the one
+    that answers."""
+    template = TEMPLATE.read_text().replace("timeout http-request 10s", "timeout http-request 2s")
+    env = {**TEST_ENV, "TP_BODY_TIMEOUT": "60"}
+    with Cluster(f"sqlite:///{tmp_path / 'tp.sqlite3'}", tmp_path / "cluster", instances=1, env=env,
+                 log_level="warning", template=template) as cluster:
+        with socket.create_connection(("127.0.0.1", cluster.port), timeout=10) as s:
+            s.sendall(b"POST /api/auth/local HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: 60000\r\n\r\n{")
+            started = time.monotonic()
+            s.settimeout(0.5)
+            answer = b""
+            while time.monotonic() - started < 8:
+                with contextlib.suppress(OSError):
+                    s.send(b" ")
+                try:
+                    chunk = s.recv(4096)
+                except TimeoutError:
+                    continue
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                answer += chunk
+            held = time.monotonic() - started
+        metrics = httpx.get(cluster.instances[0].base + "/metrics", timeout=10).text
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert held < 5, held
+    assert not re.search(r'tp_http_requests_total\{[^}]*route="/api/auth/local"', metrics), \
+        "the slow request reached the instance"
 
 
 def room_version(engine: sa.Engine, code: str) -> int:
