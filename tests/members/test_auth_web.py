@@ -102,6 +102,16 @@ def test_google_sign_in_verifies_the_token_and_starts_a_secure_session(
     assert me["name"] == "New Name"
 
 
+def test_a_google_name_is_cleaned_like_a_local_one(google_client: TestClient, keys: dict[str, Any]  # noqa: F811
+                                                  ) -> None:
+    """Audit issue 51: a right-to-left override in a Google name was stored as it came."""
+    for raw, shown in (("Eve\u202eevil\u202c  the\tgreat", "Eveevil the great"), ("x" * 60, "x" * 40),
+                       ("\u200b\u202e ", "player")):
+        r = post_credential(google_client, sign(keys["good"], claims(name=raw, email="player@example.com")))
+        google_client.cookies.set("tp_session", r.cookies["tp_session"])
+        assert google_client.get("/api/me").json()["member"]["name"] == shown, raw
+
+
 @pytest.mark.parametrize(
     ("token_kind", "csrf", "code"),
     [

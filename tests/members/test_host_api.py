@@ -79,7 +79,8 @@ def test_a_joining_player_picks_a_seat_or_asks_to_sit_where_the_host_approves(ap
     code = alice.post("/api/rooms", json={"seats": 4}).json()["code"]
     assert bob.post(f"/api/rooms/{code}/join", json={"seat": 3}).json()["you"] == 3
     assert error(carol.post(f"/api/rooms/{code}/join", json={"seat": 3})) == (409, "seat_taken")
-    assert error(carol.post(f"/api/rooms/{code}/join", json={"seat": 9})) == (400, "bad_seat")
+    assert error(carol.post(f"/api/rooms/{code}/join", json={"seat": 5})) == (400, "bad_seat")
+    assert error(carol.post(f"/api/rooms/{code}/join", json={"seat": 9})) == (422, "bad_request")  # no table has it
     assert alice.post(f"/api/rooms/{code}/options", json={"approval": True}).json()["options"]["approval"] is True
     asked = carol.post(f"/api/rooms/{code}/join", json={"seat": 2}).json()
     assert asked["you"] is None and asked["requested"] is True
@@ -152,7 +153,7 @@ def test_the_winner_of_an_uncontested_pot_shows_a_card_over_http(app: FastAPI) -
     folder.post(f"/api/rooms/{code}/actions", json={"version": s["version"], "action": {"kind": "fold"}})
     assert st(winner, code)["hand"]["you"]["may_show"] is True
     assert error(folder.post(f"/api/rooms/{code}/show", json={"cards": [0]})) == (400, "illegal_action")
-    assert error(winner.post(f"/api/rooms/{code}/show", json={"cards": [2]})) == (400, "bad_request")
+    assert error(winner.post(f"/api/rooms/{code}/show", json={"cards": [2]})) == (422, "bad_request")
     shown = winner.post(f"/api/rooms/{code}/show", json={"cards": [1]}).json()
     card = shown["hand"]["you"]["hole"][1]
     assert st(folder, code)["hand"]["seats"][winner_seat]["showed"] == [card]

@@ -144,6 +144,51 @@ def test_an_adjusted_stack_is_a_public_event_with_who_did_it_and_the_chips_still
     assert refused(t, AdjustStack(100, 1, 10)) == "hand_in_progress"
 
 
+def test_a_cohost_cannot_change_their_own_stack_or_the_hosts() -> None:
+    """Audit issue 51: a co-host set its own stack to 999,999 and the host's to 1."""
+    t = seated_table(3)
+    t.do(NameCohost(100, 1, True))
+    finish_hand(t)
+    assert refused(t, AdjustStack(101, 1, 5000)) == "cohost_stack"
+    assert refused(t, AdjustStack(101, 0, 1)) == "cohost_stack"
+    t.do(AdjustStack(101, 2, 3000))  # another player's stack, within the cap
+    assert t.s.stacks()[2] == 3000
+    t.do(AdjustStack(100, 0, 2500))  # the host may change their own
+    assert t.s.stacks()[0] == 2500
+
+
+def test_a_stack_over_ten_starting_stacks_needs_the_host_to_confirm() -> None:
+    t = seated_table(3)  # starting stack 2,000: the cap is 20,000
+    t.do(NameCohost(100, 1, True))
+    finish_hand(t)
+    assert refused(t, AdjustStack(100, 2, 20_001)) == "stack_confirm"
+    assert refused(t, AdjustStack(101, 2, 20_001)) == "stack_confirm"
+    assert refused(t, AdjustStack(101, 2, 20_001, confirm=True)) == "stack_confirm", "only the host confirms"
+    t.do(AdjustStack(101, 2, 20_000))
+    t.do(AdjustStack(100, 2, 999_999, confirm=True))
+    assert t.s.stacks()[2] == 999_999
+    t.do(AdjustStack(101, 2, 500_000))  # lowering a stack already over the cap needs nobody's confirmation
+    assert t.s.stacks()[2] == 500_000
+    assert sum(r["chips"] for r in summary(t.s)) == t.s.chips_entered
+
+
+def test_a_spectator_who_chats_can_be_silenced_by_their_chat_line_and_let_talk_again() -> None:
+    t = seated_table(3)
+    spectator = 500
+    t.do(Silence(100, None, True, author=spectator, line=42, name="Watcher"))
+    assert spectator in t.s.silenced
+    view = table_view(t.s, None)
+    assert view["silenced_spectators"] == [{"name": "Watcher", "line": 42}]
+    assert table_log(t.s)[-1]["name"] == "Watcher" and table_log(t.s)[-1]["on"] is True
+    assert refused(t, Silence(101, None, True, author=spectator, line=42, name="Watcher")) == "not_host"
+    assert refused(t, Silence(100, None, True)) == "bad_request", "a seat or a chat line's writer"
+    t.do(Silence(100, None, True, author=101, line=7, name="P101"))  # a seated player, by a line of theirs
+    assert 101 in t.s.silenced and table_view(t.s, 101)["silenced"]
+    assert [s["name"] for s in table_view(t.s, None)["silenced_spectators"]] == ["Watcher"]
+    t.do(Silence(100, None, False, author=spectator, line=42, name="Watcher"))
+    assert spectator not in t.s.silenced and table_view(t.s, None)["silenced_spectators"] == []
+
+
 def test_new_blinds_and_clock_apply_from_the_next_hand_and_used_time_bank_stays_used() -> None:
     t = seated_table(2, time_bank=60)
     t.state = replace(t.s, seats=tuple(replace(s, bank=40) if s is not None else None for s in t.s.seats))

@@ -20,8 +20,8 @@ from ..lru import LruMap
 from ..store import chat as store
 from ..store import repo
 from ..store.models import Member
-from ..tables import DeleteChat, TableEvent, TableState
-from ..tables.chat import chat_audience, check_reaction, clean_text, may_read
+from ..tables import DeleteChat, Silence, TableEvent, TableState
+from ..tables.chat import EVERYONE, PLAYERS, chat_audience, check_reaction, clean_text, may_read
 from ..tables.events import ChatDeleted, PlayerLeft, PlayerSat
 from ..tables.limits import CHAT_KEPT_AFTER_MATCH_HOURS, CHAT_KEPT_IDLE_DAYS
 from ..tables.views import names
@@ -106,7 +106,7 @@ class RoomChat:
         if reaction is not None:
             kind, body = store.REACTION, check_reaction(reaction)
             if to is not None:
-                target = store.line(engine, room_id, to) if isinstance(to, int) and not isinstance(to, bool) else None
+                target = store.line(engine, room_id, to) if store.is_line_id(to) else None
                 if target is None or target.kind != store.TEXT or target.deleted \
                         or not may_read(state, member.id, target.audience):
                     raise RoomError("no such message at this table", code="chat_not_found")
@@ -133,22 +133,37 @@ class RoomChat:
     def read_state(self, room_id: int, state: TableState, member: Member | None, after: int = 0
                    ) -> dict[str, Any]:
         engine = self.rooms.db.engine
-        lines = store.lines(engine, room_id, max(0, after), BACKLOG)
+        reader = member.id if member is not None else None
+        after = after if store.is_line_id(after) else 0
+        # only lines of the audiences this reader belongs to are read: "last" says nothing of the others
+        audiences = [a for a in (PLAYERS, EVERYONE) if may_read(state, reader, a)]
+        lines = store.lines(engine, room_id, after, BACKLOG, audiences)
         muted = store.mutes(engine, room_id, member.id) if member is not None else set()
-        return {"messages": visible(state, member.id if member is not None else None, lines, muted),
-                "last": lines[-1].id if lines else max(0, after),
+        return {"messages": visible(state, reader, lines, muted),
+                "last": lines[-1].id if lines else after,
                 "muted": sorted(i for i, s in enumerate(state.seats) if s is not None and s.member in muted)}
 
     def delete(self, code: str, member: Member, line_id: int) -> dict[str, Any]:
         """The host deletes a line: a table command (a public event in the log), the text blanked for good."""
         room_id, _state = self._room(code)
-        line = store.line(self.rooms.db.engine, room_id, line_id)
+        line = store.line(self.rooms.db.engine, room_id, line_id) if store.is_line_id(line_id) else None
         if line is None or line.kind == store.DELETE or line.deleted:
             raise RoomError("no such message at this table", code="chat_not_found")
         written = self.rooms._write(code, member, DeleteChat(member.id, line_id, line.member))
         newest = store.lines(self.rooms.db.engine, room_id, line_id, 1)  # the deletion marker: tell the sockets
         if newest:
             self._announce(room_id, newest[-1].id)
+        return self.rooms.reads.view(written.room, member)
+
+    def silence(self, code: str, member: Member, line_id: int, on: bool) -> dict[str, Any]:
+        """The host silences (or lets talk again) the writer of chat line ``line_id``: how a spectator, who has
+        no seat to name, is silenced (a table command like any other, on the one write path)."""
+        room_id, _state = self._room(code)
+        line = store.line(self.rooms.db.engine, room_id, line_id) if store.is_line_id(line_id) else None
+        if line is None or line.kind == store.DELETE:
+            raise RoomError("no such message at this table", code="chat_not_found")
+        written = self.rooms._write(code, member, Silence(member.id, None, bool(on), line.member, line.id,
+                                                          line.name))
         return self.rooms.reads.view(written.room, member)
 
     def _announce(self, room_id: int, line_id: int) -> None:

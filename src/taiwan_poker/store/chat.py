@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard
 
 from sqlalchemy import Connection, Engine, delete, func, insert, or_, select, update
 
-from .models import ChatMessage, ChatMute, Room
+from .models import MAX_ROW_ID, ChatMessage, ChatMute, Room
 
 TEXT, REACTION, DELETE = "text", "reaction", "delete"
 
@@ -34,6 +34,11 @@ _COLUMNS = (ChatMessage.id, ChatMessage.member_id, ChatMessage.seat, ChatMessage
             ChatMessage.text, ChatMessage.target, ChatMessage.audience, ChatMessage.deleted, ChatMessage.created_at)
 
 
+def is_line_id(value: object) -> TypeGuard[int]:
+    """Whether ``value`` can be a line's id (a whole number the column holds): anything else names no line."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_ROW_ID
+
+
 def insert_line(conn: Connection, room_id: int, member: int, seat: int | None, name: str, kind: str, text: str,
                 target: int | None, audience: str, now: dt.datetime) -> int:
     """Store one line; its id (rooms share one sequence, so ids order a room's lines)."""
@@ -43,10 +48,14 @@ def insert_line(conn: Connection, room_id: int, member: int, seat: int | None, n
     return int(result.scalar_one())
 
 
-def lines(engine: Engine, room_id: int, after: int = 0, limit: int = 100) -> list[ChatLine]:
-    """The room's lines after id ``after``, oldest first (at most ``limit``: the newest of them)."""
-    query = (select(*_COLUMNS).where(ChatMessage.room_id == room_id, ChatMessage.id > after)
-             .order_by(ChatMessage.id.desc()).limit(limit))
+def lines(engine: Engine, room_id: int, after: int = 0, limit: int = 100,
+          audiences: Iterable[str] | None = None) -> list[ChatLine]:
+    """The room's lines after id ``after`` (of the given ``audiences`` only, when named), oldest first (at most
+    ``limit``: the newest of them)."""
+    query = select(*_COLUMNS).where(ChatMessage.room_id == room_id, ChatMessage.id > after)
+    if audiences is not None:
+        query = query.where(ChatMessage.audience.in_(list(audiences)))
+    query = query.order_by(ChatMessage.id.desc()).limit(limit)
     with engine.connect() as conn:
         rows = conn.execute(query).all()
     return [ChatLine._make(row) for row in reversed(rows)]
@@ -66,10 +75,13 @@ def line(engine: Engine, room_id: int, line_id: int) -> ChatLine | None:
 
 
 def delete_line(conn: Connection, room_id: int, line_id: int, by: int, name: str, now: dt.datetime) -> int:
-    """Blank a line's text for good and record the deletion as a line of its own (so readers catch it up)."""
+    """Blank a line's text for good and record the deletion as a line of its own, for the deleted line's own
+    audience (so its readers catch it up, and nobody else learns of the line)."""
     conn.execute(update(ChatMessage).where(ChatMessage.room_id == room_id, ChatMessage.id == line_id)
                  .values(text="", deleted=True))
-    return insert_line(conn, room_id, by, None, name, DELETE, "", line_id, "everyone", now)
+    audience = conn.execute(select(ChatMessage.audience).where(ChatMessage.room_id == room_id,
+                                                               ChatMessage.id == line_id)).scalar()
+    return insert_line(conn, room_id, by, None, name, DELETE, "", line_id, audience or "players", now)
 
 
 def latest(conn: Connection, room_ids: Iterable[int]) -> dict[int, int]:

@@ -20,6 +20,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+MAX_ROW_ID = 2**31 - 1  # the largest value of an Integer column (PostgreSQL's int4): ids, versions, hand numbers
+
 
 def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)

@@ -137,11 +137,13 @@ class RemovePlayer(NamedTuple):
 
 
 class AdjustStack(NamedTuple):
-    """Set the stack of the player in ``seat`` to ``stack`` between hands (shown to all, with who did it)."""
+    """Set the stack of the player in ``seat`` to ``stack`` between hands (shown to all, with who did it);
+    ``confirm``: the host confirms a stack over :data:`~.limits.STACK_CONFIRM_TIMES` starting stacks."""
 
     member: int
     seat: int
     stack: int
+    confirm: bool = False
 
 
 class ChangeRules(NamedTuple):
@@ -181,11 +183,15 @@ class NameCohost(NamedTuple):
 
 
 class Silence(NamedTuple):
-    """Silence (``on``) the member in ``seat`` at the table's chat, or let them talk again."""
+    """Silence (``on``) the member in ``seat`` at the table's chat, or let them talk again; a spectator (``seat``
+    None) is named by ``author``, the writer of chat line ``line``, and ``name`` (the shell looked them up)."""
 
     member: int
-    seat: int
+    seat: int | None
     on: bool
+    author: int | None = None
+    line: int | None = None
+    name: str = ""
 
 
 class DeleteChat(NamedTuple):

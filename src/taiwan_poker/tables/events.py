@@ -157,11 +157,14 @@ class ChipsBought(NamedTuple):
 
 
 class PlayerSilenced(NamedTuple):
-    """The host silenced (``on``) ``member`` at the table's chat, or let them talk again."""
+    """The host silenced (``on``) ``member`` at the table's chat, or let them talk again; a spectator is named
+    by ``name`` and the chat ``line`` they were silenced for (a player by their seat)."""
 
     member: int
     on: bool
     by: int
+    name: str = ""
+    line: int | None = None
 
 
 class ChatDeleted(NamedTuple):

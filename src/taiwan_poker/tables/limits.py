@@ -32,6 +32,7 @@ DEFAULT_TIME_BANK = 60
 NEXT_HAND_SECONDS = 6  # the showdown stays on the table this long before the server deals the next hand
 AWAY_AFTER_TIMEOUTS = 2  # time-outs in a row that mark a player away
 MAX_CHIPS = 10**9  # the largest amount a move may name
+STACK_CONFIRM_TIMES = 10  # a stack set above this many starting stacks needs the host's own confirmation
 BOT_LEVELS = ("beginner", "solid", "strong")  # the levels a table offers (their play lives in taiwan_poker.bots)
 DEFAULT_BOT_LEVEL = "solid"
 GUEST_TABLES_AT_ONCE = 1  # a guest's new solo table ends their last one

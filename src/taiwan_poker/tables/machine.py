@@ -96,7 +96,7 @@ from .events import (
     TableResumed,
     TimeBankUsed,
 )
-from .limits import AWAY_AFTER_TIMEOUTS, BOT_LEVELS, SEATS, STACK
+from .limits import AWAY_AFTER_TIMEOUTS, BOT_LEVELS, SEATS, STACK, STACK_CONFIRM_TIMES
 from .state import Departed, SeatRequest, SeatState, TableState
 
 # --- evolve -----------------------------------------------------------------------------------------------------
@@ -519,6 +519,13 @@ def _adjust_stack(state: TableState, command: AdjustStack, rng: RandomSource | N
     if isinstance(stack, bool) or not isinstance(stack, int) or not 1 <= stack < STACK.stop:
         raise TableError(f"a stack is a whole number from 1 to {STACK.stop - 1}", code="bad_stack_adjust", low=1,
                          high=STACK.stop - 1)
+    by_host = command.member == state.host
+    if not by_host and occupant.member in (command.member, state.host):
+        raise TableError("a co-host cannot change their own stack or the host's", code="cohost_stack")
+    cap = STACK_CONFIRM_TIMES * state.rules.starting_stack
+    if stack > cap and stack > occupant.stack and not (by_host and command.confirm):
+        raise TableError(f"a stack over {cap} chips needs the host's confirmation", code="stack_confirm",
+                         reason="host" if by_host else "cohost", cap=cap)
     return [] if stack == occupant.stack else [StackAdjusted(command.seat, occupant.stack, stack, command.member)]
 
 
@@ -581,12 +588,22 @@ def _name_cohost(state: TableState, command: NameCohost, rng: RandomSource | Non
 
 
 def _silence(state: TableState, command: Silence, rng: RandomSource | None) -> list[TableEvent]:
+    """Silence a player (by seat) or a spectator (by a chat line of theirs, looked up by the shell)."""
     _host(state, command.member)
-    member = _member_in(state, command.seat)
+    seated = command.seat is not None
+    if seated:
+        member = _member_in(state, command.seat)
+    elif command.author is None:
+        raise TableError("name a seat or a chat line", code="bad_request", reason="field", field="seat")
+    else:
+        member = command.author
     if state.is_host(member) and command.on:
         raise TableError("the host and co-hosts cannot be silenced", code="not_removable")
-    return [] if (member in state.silenced) == bool(command.on) else [PlayerSilenced(member, bool(command.on),
-                                                                                     command.member)]
+    if (member in state.silenced) == bool(command.on):
+        return []
+    if seated or state.seat_of(member) is not None:
+        return [PlayerSilenced(member, bool(command.on), command.member)]
+    return [PlayerSilenced(member, bool(command.on), command.member, command.name, command.line)]
 
 
 def _delete_chat(state: TableState, command: DeleteChat, rng: RandomSource | None) -> list[TableEvent]:

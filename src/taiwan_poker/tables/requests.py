@@ -43,7 +43,7 @@ def _int(body: dict[str, Any], name: str, *, optional: bool = False) -> Any:
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CHIPS:
-        raise TableError(f"'{name}' must be a whole number", code="bad_request", field=name)
+        raise TableError(f"'{name}' must be a whole number", code="bad_request", reason="field", field=name)
     return value
 
 
@@ -56,7 +56,7 @@ def _cards(body: dict[str, Any]) -> tuple[int, ...]:
     if not isinstance(cards, list) or not 1 <= len(cards) <= 2 or len(set(map(str, cards))) != len(cards) \
             or any(isinstance(c, bool) or c not in (0, 1) for c in cards):
         raise TableError("'cards' names one or both hole cards: [0], [1] or [0, 1]", code="bad_request",
-                         field="cards")
+                         reason="field", field="cards")
     return tuple(cards)
 
 
@@ -72,13 +72,14 @@ REQUESTS: dict[str, Callable[[int, dict[str, Any], TableState], Command]] = {
     "pause": lambda m, b, s: Pause(m),
     "resume": lambda m, b, s: Resume(m),
     "remove": lambda m, b, s: RemovePlayer(m, _int(b, "seat")),
-    "stack": lambda m, b, s: AdjustStack(m, _int(b, "seat"), _int(b, "stack")),
+    "stack": lambda m, b, s: AdjustStack(m, _int(b, "seat"), _int(b, "stack"), _flag(b, "confirm")
+                                         if "confirm" in b else False),
     "stakes": _stakes,
     "options": lambda m, b, s: SetOptions(m, table_options(b, s.options)),
     "answer": lambda m, b, s: AnswerSeat(m, _int(b, "request"), _flag(b, "approve")),
     "host": lambda m, b, s: HandHost(m, _int(b, "seat")),
     "cohost": lambda m, b, s: NameCohost(m, _int(b, "seat"), _flag(b, "on")),
-    "silence": lambda m, b, s: Silence(m, _int(b, "seat"), _flag(b, "on")),
+    "silence": lambda m, b, s: Silence(m, _int(b, "seat"), _flag(b, "on")),  # a spectator: RoomChat.silence
     # a player's own
     "away": lambda m, b, s: Away(m),
     "back": lambda m, b, s: Back(m),
@@ -92,9 +93,9 @@ REQUESTS: dict[str, Callable[[int, dict[str, Any], TableState], Command]] = {
 def table_request(kind: str, member: int, body: object, state: TableState) -> Command:
     """The command of request ``kind`` by ``member`` with ``body`` (a JSON object), on the table as it is."""
     if kind not in REQUESTS:
-        raise TableError(f"unknown request {kind!r}", code="bad_request", field="type")
+        raise TableError(f"unknown request {kind!r}", code="bad_request", reason="field", field="type")
     if not isinstance(body, dict):
-        raise TableError("a request's body is a JSON object", code="bad_request", field="body")
+        raise TableError("a request's body is a JSON object", code="bad_request", reason="field", field="body")
     return REQUESTS[kind](member, body, state)
 
 

@@ -99,7 +99,7 @@ def log_entry(version: int, event: TableEvent, who: dict[int, str], requests: di
     elif isinstance(event, SeatAnswered):
         out.update(name=requests.get(event.request, ""), approved=event.approved, request=event.request)
     elif isinstance(event, HostChanged | CohostSet | PlayerSilenced):
-        out["name"] = who.get(event.member, "")
+        out["name"] = who.get(event.member, "") or getattr(event, "name", "")
         if not isinstance(event, HostChanged):
             out["on"] = event.on
     elif isinstance(event, ChatDeleted):
@@ -129,6 +129,17 @@ def summary(state: TableState) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: -int(r["chips"]))
 
 
+def silenced_spectators(state: TableState) -> list[dict[str, Any]]:
+    """The spectators silenced now, each by its name and the chat line it was silenced for (the handle the
+    host's page lets them talk again by)."""
+    last: dict[int, PlayerSilenced] = {}
+    for _, event in state.log:
+        if isinstance(event, PlayerSilenced) and event.line is not None:
+            last[event.member] = event
+    return [{"name": e.name, "line": e.line} for m, e in last.items()
+            if m in state.silenced and state.seat_of(m) is None]
+
+
 def _summary_tells(state: TableState) -> bool:
     return bool(state.over or state.rebought or state.adjusted
                 or any(d.during_match or d.took for d in state.departed))
@@ -156,6 +167,7 @@ def public_table_view(state: TableState) -> dict[str, Any]:
                     "show_or_muck": rules.show_or_muck},
         "paused": {"by": names(state).get(state.paused_by, "")} if state.paused_by is not None else None,
         "requests": [{"id": r.id, "name": r.name, "seat": r.seat} for r in state.requests],
+        "silenced_spectators": silenced_spectators(state),
         "log": table_log(state)[-LOG_IN_VIEW:],
     }
     hand = state.hand

@@ -14,7 +14,7 @@ from ..cards import MAX_DECKS, MIN_DECKS, Card, check_decks, full_shoe, min_deck
 from ..errors import CardCountError, TaiwanPokerError
 from ..evaluate import CATEGORIES, evaluate
 from ..odds.equity import EquityResult, equity
-from ..tables.limits import DECKS, DEFAULT_DECKS
+from ..tables.limits import DECKS, DEFAULT_DECKS, MAX_CHIPS
 from ..trainer import scenarios as sc
 from ..trainer.drills import MAX_SEED, generate_drill, parse_fraction
 from ..trainer.lab import LabHand, check_lab_decks
@@ -23,6 +23,7 @@ from . import odds_page, views
 from .error_model import ERROR_RESPONSES
 from .i18n import LANGS, card_json, catalogue, t
 from .jobs import Job, JobRunner
+from .numbers import setting, setting_query
 from .rate_limits import per_address
 from .sessions import SessionStore
 from .state import Score, lang_of
@@ -35,11 +36,6 @@ MAX_OPPONENTS = 5
 Lang = Annotated[str, Depends(lang_of)]
 
 
-def bounds(low: int, high: int) -> dict[str, Any]:
-    """What the server accepts, stated in the OpenAPI schema (the handlers check it and say why in words)."""
-    return {"minimum": low, "maximum": high}
-
-
 class Strict(BaseModel):
     """A request body: no unknown fields, and no type coercion (``true`` is not the number 1, ``"2"`` not 2)."""
 
@@ -50,13 +46,13 @@ class EvaluateIn(Strict):
     cards: list[str] = Field(description="5–7 cards such as As, Td, 10h; a deck as As:2",
                              examples=[["As", "As:2", "Ah", "Kd", "Kc"]],
                              json_schema_extra={"minItems": 5, "maxItems": 7})
-    decks: int | None = Field(None, description="decks in the shoe (1–8); default: the fewest that hold the cards",
-                              json_schema_extra=bounds(MIN_DECKS, MAX_DECKS))
+    decks: int | None = setting((MIN_DECKS, MAX_DECKS), None,
+                                description="decks in the shoe (1–8); default: the fewest that hold the cards")
 
 
 class LabIn(Strict):
-    decks: int = Field(DEFAULT_DECKS, description=f"{DECKS.start} to {DECKS.stop - 1}",
-                       json_schema_extra=bounds(DECKS.start, DECKS.stop - 1))
+    decks: int = setting((DECKS.start, DECKS.stop - 1), DEFAULT_DECKS,
+                         description=f"{DECKS.start} to {DECKS.stop - 1}")
 
 
 class AnswerIn(Strict):
@@ -65,12 +61,12 @@ class AnswerIn(Strict):
 
 
 class DrillAnswerIn(Strict):
-    seed: int = Field(json_schema_extra=bounds(0, MAX_SEED - 1))
+    seed: int = setting((0, MAX_SEED - 1))
     choice: str = Field(description="the chosen fraction, a/b")
 
 
 class OutsIn(Strict):
-    decks: int = Field(2, json_schema_extra=bounds(MIN_DECKS, MAX_DECKS))
+    decks: int = setting((MIN_DECKS, MAX_DECKS), 2)
     hole: list[str] = Field(default_factory=list, json_schema_extra={"maxItems": 2})
     board: list[str] = Field(default_factory=list, json_schema_extra={"maxItems": 5})
     burn: str | None = None
@@ -78,8 +74,8 @@ class OutsIn(Strict):
 
 
 class PotOddsIn(Strict):
-    pot: int = Field(description="the pot before the bet", json_schema_extra={"minimum": 0})
-    bet: int = Field(description="the bet you face", json_schema_extra={"minimum": 1})
+    pot: int = setting((0, MAX_CHIPS), high=MAX_CHIPS, description="the pot before the bet")
+    bet: int = setting((1, MAX_CHIPS), high=MAX_CHIPS, description="the bet you face")
 
 
 def labs(request: Request) -> SessionStore[LabHand]:
@@ -198,7 +194,7 @@ def practice_answer(body: AnswerIn, lang: Lang, request: Request, response: Resp
 
 
 @router.get("/practice/drill", summary="Practice room: a generated multi-deck spot (random unless a seed is given)")
-def practice_drill(lang: Lang, seed: int | None = None) -> dict[str, Any]:
+def practice_drill(lang: Lang, seed: Annotated[int | None, setting_query((0, MAX_SEED - 1))] = None) -> dict[str, Any]:
     return views.drill_json(lang, generate_drill(secrets.randbelow(MAX_SEED) if seed is None else seed))
 
 
@@ -258,7 +254,7 @@ def calc_pot_odds(body: PotOddsIn) -> dict[str, Any]:
 
 
 class EquityIn(Strict):
-    decks: int = Field(2, json_schema_extra=bounds(MIN_DECKS, MAX_DECKS))
+    decks: int = setting((MIN_DECKS, MAX_DECKS), 2)
     hero: str = Field(description="your two hole cards, e.g. AsKs")
     opponents: list[str] = Field(default_factory=lambda: ["random"],
                                  description="one per opponent: an exact hand (QdQc), a range (QQ+,AKs) or random",
@@ -330,7 +326,7 @@ async def calc_equity_job(job_id: str, lang: Lang, runner: Annotated[JobRunner, 
 
 
 @router.get("/odds", summary="Odds: exact five- and seven-card tables, starting hands (1–6 decks), preflop heat map")
-def odds(lang: Lang, decks: int = 2) -> dict[str, Any]:
+def odds(lang: Lang, decks: Annotated[int, setting_query((1, 6))] = 2) -> dict[str, Any]:
     d = odds_page.check_odds_decks(decks)
     return {
         "five": odds_page.category_table(5),

@@ -48,8 +48,8 @@ def create_app(
     build_state(app, settings, warm=warm)
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.add_middleware(CodeGuessGuard, limiter=app.state.rate_limiter)
-    app.add_middleware(RequestContext, metrics=app.state.metrics)
     app.add_middleware(BodyLimit)  # no layer inside it reads a body over the cap
+    app.add_middleware(RequestContext, metrics=app.state.metrics)  # the 413 gets a request id and a log line
     app.add_middleware(SecurityHeadersMiddleware, settings=settings)  # outermost: the 413 gets the headers too
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     # Swagger UI 5 (it reads FastAPI's OpenAPI 3.1), served from this server: the docs work offline

@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from ..errors import TaiwanPokerError
 from .code_guessing import answer_miss
@@ -20,10 +21,23 @@ from .rendering import render
 from .state import lang_of
 
 log = logging.getLogger("taiwan_poker.web")
+HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method some route serves at this request's path (for a 405's ``Allow``)."""
+    routes = request.app.router.routes
+    return ", ".join(method for method in HTTP_METHODS
+                     if any(route.matches({**request.scope, "method": method})[0] is Match.FULL for route in routes))
+
+
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page (not the JSON API) gets the error as a page."""
+    return not request.url.path.startswith("/api/") and "text/html" in request.headers.get("accept", "")
 
 
 def _validation_message(lang: str, exc: RequestValidationError) -> str:
@@ -35,7 +49,12 @@ def _validation_message(lang: str, exc: RequestValidationError) -> str:
                                                                                           "type")
         if kind.startswith(("int_", "string_", "list_", "bool_", "float_")):
             key = "type"
-        parts.append(t(lang, f"error.field.{key}", field=loc or "body"))
+        ctx = err.get("ctx") or {}
+        bound = next((ctx[k] for k in ("ge", "gt", "le", "lt") if k in ctx), None)
+        if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than") and bound is not None:
+            key = "too_small" if kind.startswith("greater") else "too_large"
+        parts.append(t(lang, f"error.field.{key}", field=loc or "body", limit=f"{bound:,}" if bound is not None
+                       else ""))
     if lang == "zh-TW":
         return t(lang, "error.bad_request") + "；".join(parts) + "。"
     return t(lang, "error.bad_request") + " " + "; ".join(parts) + "."
@@ -58,8 +77,11 @@ def install_error_handlers(app: FastAPI) -> None:
         return response
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return _error(422, "bad_request", _validation_message(lang_of(request), exc))
+    async def validation_error(request: Request, exc: RequestValidationError) -> Response:
+        message = _validation_message(lang_of(request), exc)
+        if _wants_page(request):
+            return render(request, "error.html", "home", status_code=422, message=message)
+        return _error(422, "bad_request", message)
 
     @app.exception_handler(Exception)
     async def unexpected_error(request: Request, exc: Exception) -> JSONResponse:
@@ -80,9 +102,11 @@ def install_error_handlers(app: FastAPI) -> None:
         lang = lang_of(request)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         message = t(lang, f"error.{code}")
-        if request.url.path.startswith("/api/") or "text/html" not in request.headers.get("accept", ""):
-            response: Response = _error(exc.status_code, code, message)
+        if _wants_page(request):
+            response: Response = render(request, "error.html", "home", status_code=exc.status_code, message=message)
         else:
-            response = render(request, "error.html", "home", status_code=exc.status_code, message=message)
-        response.headers.update(exc.headers or {})  # a 405's Allow
+            response = _error(exc.status_code, code, message)
+        response.headers.update(exc.headers or {})
+        if exc.status_code == 405:  # Starlette names the first matching route's methods; the path may have more
+            response.headers["Allow"] = allowed_methods(request)
         return response

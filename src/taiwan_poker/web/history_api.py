@@ -20,6 +20,7 @@ from ..rooms.service import RoomError
 from . import history_pages
 from .error_model import ERROR_RESPONSES
 from .members_api import Csrf, MemberDep, OptionalMember, rate_limit
+from .numbers import HandPath
 
 router = APIRouter(responses=ERROR_RESPONSES)
 router.include_router(history_pages.router)
@@ -81,7 +82,7 @@ def match_phh_export(request: Request, code: str, member: OptionalMember) -> Res
 
 
 @router.get("/api/rooms/{code}/hands/{hand_no}.phh", tags=["rooms"], responses=PHH_RESPONSE)
-def hand_phh_export(request: Request, code: str, hand_no: int, member: OptionalMember) -> Response:
+def hand_phh_export(request: Request, code: str, hand_no: HandPath, member: OptionalMember) -> Response:
     """One hand in PHH, with only the cards you may see (others' are ``????``)."""
     return _download(request, code, member, hand_no, Format.PHH)
 
@@ -93,7 +94,7 @@ def match_text_export(request: Request, code: str, member: OptionalMember) -> Re
 
 
 @router.get("/api/rooms/{code}/hands/{hand_no}.txt", tags=["history"], responses=TEXT_RESPONSE)
-def hand_text_export(request: Request, code: str, hand_no: int, member: OptionalMember) -> Response:
+def hand_text_export(request: Request, code: str, hand_no: HandPath, member: OptionalMember) -> Response:
     """One hand as PokerStars-style text, with only the cards you may see."""
     return _download(request, code, member, hand_no, Format.TEXT)
 
@@ -105,13 +106,13 @@ def match_json_export(request: Request, code: str, member: OptionalMember) -> di
 
 
 @router.get("/api/rooms/{code}/hands/{hand_no}.json", tags=["history"])
-def hand_json_export(request: Request, code: str, hand_no: int, member: OptionalMember) -> dict[str, Any]:
+def hand_json_export(request: Request, code: str, hand_no: HandPath, member: OptionalMember) -> dict[str, Any]:
     """One hand as you saw it: the final view, every event (hidden ones as their version only), names, rules."""
     return _reads(request).export_json(code, member, hand_no)
 
 
 @router.get("/api/rooms/{code}/hands/{hand_no}/review", tags=["rooms"])
-def hand_review(request: Request, code: str, hand_no: int, member: MemberDep) -> dict[str, Any]:
+def hand_review(request: Request, code: str, hand_no: HandPath, member: MemberDep) -> dict[str, Any]:
     """Your decisions in a finished hand: equity, price and a mark for each; the all-in EV where it applies."""
     return _reads(request).review(code, member, hand_no)
 
@@ -124,7 +125,7 @@ def history(request: Request, code: str, member: OptionalMember) -> dict[str, An
 
 @router.post("/api/rooms/{code}/hands/{hand_no}/share", tags=["history"],
              dependencies=[Csrf, rate_limit("seat")])
-def share_hand(request: Request, code: str, hand_no: int, member: MemberDep) -> dict[str, str]:
+def share_hand(request: Request, code: str, hand_no: HandPath, member: MemberDep) -> dict[str, str]:
     """A link to the hand's public replay (board, actions, hands shown at showdown; never a private card)."""
     return {"url": f"/share/{_reads(request).share(code, member, hand_no)}"}
 

@@ -20,6 +20,7 @@ from ..history.played import filter_hands
 from .i18n import t
 from .member_pages import MEMBER_JS
 from .members_api import optional_member
+from .numbers import HandPath
 from .rendering import render
 from .state import lang_of
 
@@ -65,7 +66,7 @@ def my_history_page(request: Request, table: str = "", since: str = "", until: s
 
 
 @router.get("/rooms/{code}/hands/{hand_no}", response_class=HTMLResponse)
-def replay_page(request: Request, code: str, hand_no: int) -> HTMLResponse:
+def replay_page(request: Request, code: str, hand_no: HandPath) -> HTMLResponse:
     """One hand, street by street, as the member saw it; their review and downloads."""
     code = code.upper() if _CODE.match(code) else ""
     return render(request, "replay.html", "history", extra_js_prefixes=PAGE_JS, code=code, hand_no=hand_no,

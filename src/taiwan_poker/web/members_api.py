@@ -222,11 +222,25 @@ class LocalSignIn(BaseModel):
                             examples=["小明"], json_schema_extra={"minLength": 1})
 
 
+NAME_CHARS = 40
+
+
 def clean_name(raw: str) -> str:
+    """A name a member typed: 1 to 40 visible characters (runs of spaces as one), or ``bad_name``."""
     name = " ".join(raw.split())
-    if not 1 <= len(name) <= 40 or any(unicodedata.category(ch).startswith("C") for ch in name):
+    if not 1 <= len(name) <= NAME_CHARS or any(unicodedata.category(ch).startswith("C") for ch in name):
         raise AuthError("a name has 1 to 40 visible characters", code="bad_name")
     return name
+
+
+def tidy_name(raw: str, fallback: str) -> str:
+    """A name from elsewhere (a Google profile), made what :func:`clean_name` accepts: control and format
+    characters (a right-to-left override, say) dropped, runs of spaces as one, at most 40 characters;
+    ``fallback`` when nothing visible is left."""
+    spaced = " ".join(raw.split())  # tabs and new lines are spaces
+    visible = "".join(ch for ch in spaced if not unicodedata.category(ch).startswith("C"))
+    name = " ".join(visible.split())[:NAME_CHARS].strip()
+    return name or fallback
 
 
 @router.get("/api/me", tags=["members"])
@@ -297,7 +311,8 @@ async def google_sign_in(
         verifier: GoogleTokenVerifier = request.app.state.google_verifier
         identity = verifier.verify(credential)
         with db.transaction() as s:
-            return repo.upsert_google_member(s, identity.sub, identity.name, identity.email, identity.picture)
+            name = tidy_name(identity.name, tidy_name((identity.email or "").partition("@")[0], "Google"))
+            return repo.upsert_google_member(s, identity.sub, name, identity.email, identity.picture)
 
     try:
         member = await request.app.state.signin_pool.run(verify_and_store)

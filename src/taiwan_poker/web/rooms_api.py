@@ -7,11 +7,12 @@ goes back to a browser is only ever that member's view of the room.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+from ..rooms.loader import RoomError
 from ..rooms.service import ActResult
 from ..store.models import Member
 from ..tables.limits import (
@@ -23,33 +24,33 @@ from ..tables.limits import (
     DEFAULT_SEATS,
     DEFAULT_STACK,
     DEFAULT_TIME_BANK,
+    MAX_CHIPS,
+    STACK_CONFIRM_TIMES,
 )
 from ..tables.views import table_log as log_of
 from .error_model import ERROR_RESPONSES
 from .members_api import Csrf, MemberDep, OptionalMember, rate_limit, services
 from .metrics import observe_action
+from .numbers import Id, IdPath, IdQuery, Seat, SeatPath, setting
 
 router = APIRouter(responses=ERROR_RESPONSES)
+Blind = Annotated[StrictInt, setting((1, BOUNDS.big_blind[1]))]
 
 
 class NewRoom(BaseModel):
     """A table's settings; every field is optional (the defaults are the spec's heads-up table)."""
 
     model_config = ConfigDict(extra="forbid")
-    decks: StrictInt = Field(DEFAULT_DECKS, description=f"decks in the shoe, {BOUNDS.decks[0]}–{BOUNDS.decks[1]}",
-                             json_schema_extra={"minimum": BOUNDS.decks[0], "maximum": BOUNDS.decks[1]})
-    seats: StrictInt = Field(DEFAULT_SEATS, description=f"seats, {BOUNDS.seats[0]}–{BOUNDS.seats[1]}",
-                             json_schema_extra={"minimum": BOUNDS.seats[0], "maximum": BOUNDS.seats[1]})
-    stack: StrictInt = Field(DEFAULT_STACK, description="starting stack (at least 10 big blinds)",
-                             json_schema_extra={"minimum": BOUNDS.stack[0], "maximum": BOUNDS.stack[1]})
-    blinds: list[StrictInt] = Field(list(DEFAULT_BLINDS), description=(
+    decks: StrictInt = setting(BOUNDS.decks, DEFAULT_DECKS,
+                               description=f"decks in the shoe, {BOUNDS.decks[0]}–{BOUNDS.decks[1]}")
+    seats: StrictInt = setting(BOUNDS.seats, DEFAULT_SEATS, description=f"seats, {BOUNDS.seats[0]}–{BOUNDS.seats[1]}")
+    stack: StrictInt = setting(BOUNDS.stack, DEFAULT_STACK, description="starting stack (at least 10 big blinds)")
+    blinds: list[Blind] = Field(list(DEFAULT_BLINDS), description=(
         f"[small blind, big blind]: the big blind {BOUNDS.big_blind[0]}–{BOUNDS.big_blind[1]}, the small blind 1 "
-        "up to the big blind"), examples=[[10, 20]], json_schema_extra={
-        "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": 1, "maximum": BOUNDS.big_blind[1]}})
-    time_bank: StrictInt = Field(DEFAULT_TIME_BANK, description=(
+        "up to the big blind"), examples=[[10, 20]], json_schema_extra={"minItems": 2, "maxItems": 2})
+    time_bank: StrictInt = setting(BOUNDS.time_bank, DEFAULT_TIME_BANK, description=(
         f"seconds of time bank each player may draw on per match once the {BOUNDS.action_clock}-s action clock "
-        f"has run out, {BOUNDS.time_bank[0]}–{BOUNDS.time_bank[1]} (0: the clock alone)"),
-        json_schema_extra={"minimum": BOUNDS.time_bank[0], "maximum": BOUNDS.time_bank[1]})
+        f"has run out, {BOUNDS.time_bank[0]}–{BOUNDS.time_bank[1]} (0: the clock alone)"))
     straddle: StrictBool | None = Field(None, description=(
         "under the gun posts a live straddle of 2 big blinds (3+ players); omitted: off (a change of settings: "
         "as it was)"))
@@ -65,7 +66,8 @@ class NewRoom(BaseModel):
 class NewTable(NewRoom):
     """A new table's settings, and bots to seat beside its creator at once (a full table deals straight away)."""
 
-    bots: StrictInt = Field(0, description="bots to seat at once, 0 to seats − 1 (fills the table: a solo game)")
+    bots: StrictInt = setting((0, BOUNDS.seats[1] - 1), 0,
+                              description="bots to seat at once, 0 to seats − 1 (fills the table: a solo game)")
     level: StrictStr | None = Field(None, description=f"the bots' level: {', '.join(BOT_LEVELS)} (default "
                                                       f"{DEFAULT_BOT_LEVEL})")
     rebuys: StrictBool = Field(False, description="rebuys and top-ups up to the starting stack, between hands")
@@ -87,17 +89,18 @@ class BotIn(BaseModel):
 
 class ActionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    version: StrictInt = Field(description="the room version the action was made against",
-                               json_schema_extra={"minimum": 0})
+    version: Id = Field(description="the room version the action was made against")
     key: StrictStr | None = Field(None, description="idempotency key (e.g. a UUID); a repeat changes nothing",
                                   json_schema_extra={"minLength": 1, "maxLength": 64})
     action: dict[str, Any] = Field(description='{"kind": "fold|check|call|bet|raise|allin", "to": street total}',
-                                   examples=[{"kind": "raise", "to": 120}])
+                                   examples=[{"kind": "raise", "to": 120}], json_schema_extra={"properties": {
+                                       "kind": {"enum": ["fold", "check", "call", "bet", "raise", "allin"]},
+                                       "to": {"type": "integer", "minimum": 0, "maximum": MAX_CHIPS}}})
 
 
 class VersionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    version: StrictInt = Field(json_schema_extra={"minimum": 0})
+    version: Id
 
 
 def room_url(request: Request, code: str) -> str:
@@ -143,7 +146,7 @@ def add_bot(request: Request, code: str, member: MemberDep, body: BotIn | None =
 
 
 @router.delete("/api/rooms/{code}/bots/{seat}", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
-def remove_bot(request: Request, code: str, seat: int, member: MemberDep) -> dict[str, Any]:
+def remove_bot(request: Request, code: str, seat: SeatPath, member: MemberDep) -> dict[str, Any]:
     """The creator takes a bot off the table between hands."""
     return _request(request, code, member, "remove_bot", {"seat": seat})
 
@@ -185,8 +188,7 @@ def room_state(request: Request, code: str, member: OptionalMember) -> dict[str,
 
 class JoinIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    seat: StrictInt | None = Field(None, description="the empty seat to take (0-based); omitted: the first free one",
-                                   json_schema_extra={"minimum": 0})
+    seat: Seat | None = Field(None, description="the empty seat to take (0-based); omitted: the first free one")
 
 
 @router.post("/api/rooms/{code}/join", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
@@ -240,7 +242,7 @@ def _request(request: Request, code: str, member: Member, kind: str, body: dict[
 
 class SeatIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    seat: StrictInt = Field(json_schema_extra={"minimum": 0})
+    seat: Seat
 
 
 class SeatOnIn(SeatIn):
@@ -249,17 +251,20 @@ class SeatOnIn(SeatIn):
 
 class StackIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    stack: StrictInt = Field(description="the seat's new stack (between hands)", json_schema_extra={"minimum": 1})
+    stack: StrictInt = Field(description="the seat's new stack (between hands)", ge=1, le=MAX_CHIPS)
+    confirm: StrictBool = Field(False, description=(
+        f"the host confirms a stack over {STACK_CONFIRM_TIMES} starting stacks (a co-host cannot set one, nor "
+        "change their own stack or the host's)"))
 
 
 class StakesIn(BaseModel):
     """What changes between hands; fields left out stay as they are."""
 
     model_config = ConfigDict(extra="forbid")
-    blinds: list[StrictInt] | None = Field(None, examples=[[25, 50]])
-    action_clock: StrictInt | None = Field(None, description=f"seconds to act, {BOUNDS.action_clock_range[0]}–"
-                                                             f"{BOUNDS.action_clock_range[1]}")
-    time_bank: StrictInt | None = None
+    blinds: list[Blind] | None = Field(None, examples=[[25, 50]])
+    action_clock: StrictInt | None = setting(BOUNDS.action_clock_range, None, description=(
+        f"seconds to act, {BOUNDS.action_clock_range[0]}–{BOUNDS.action_clock_range[1]}"))
+    time_bank: StrictInt | None = setting(BOUNDS.time_bank, None)
     straddle: StrictBool | None = None
     run_twice: StrictBool | None = None
     show_or_muck: StrictBool | None = None
@@ -279,7 +284,8 @@ class AnswerIn(BaseModel):
 
 class BuyIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    amount: StrictInt | None = Field(None, description="chips to buy; omitted: up to the starting stack")
+    amount: StrictInt | None = Field(None, description="chips to buy; omitted: up to the starting stack", ge=1,
+                                     le=MAX_CHIPS)
 
 
 class ChoiceIn(VersionIn):
@@ -289,14 +295,15 @@ class ChoiceIn(VersionIn):
 
 class ShowIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    cards: list[StrictInt] = Field(description="hole cards to show: [0], [1] or [0, 1]", examples=[[0, 1]])
+    cards: list[Annotated[StrictInt, Field(ge=0, le=1)]] = Field(
+        description="hole cards to show: [0], [1] or [0, 1]", examples=[[0, 1]])
 
 
 class ChatIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     text: StrictStr | None = Field(None, description=f"a message, 1–{BOUNDS.chat_max_chars} characters (plain text)")
     reaction: StrictStr | None = Field(None, description=f"one of {' '.join(BOUNDS.chat_reactions)}")
-    to: StrictInt | None = Field(None, description="the message a reaction answers (omitted: the table)")
+    to: Id | None = Field(None, description="the message a reaction answers (omitted: the table)")
 
 
 def _set(model: BaseModel) -> dict[str, Any]:
@@ -315,15 +322,15 @@ def resume(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
 
 
 @router.delete("/api/rooms/{code}/players/{seat}", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
-def remove_player(request: Request, code: str, seat: int, member: MemberDep) -> dict[str, Any]:
+def remove_player(request: Request, code: str, seat: SeatPath, member: MemberDep) -> dict[str, Any]:
     """Take a player off the table between hands; their stack leaves with them (listed in the summary)."""
     return _request(request, code, member, "remove", {"seat": seat})
 
 
 @router.post("/api/rooms/{code}/players/{seat}/stack", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
-def adjust_stack(request: Request, code: str, seat: int, body: StackIn, member: MemberDep) -> dict[str, Any]:
+def adjust_stack(request: Request, code: str, seat: SeatPath, body: StackIn, member: MemberDep) -> dict[str, Any]:
     """Set a player's stack between hands (a public event with who did it)."""
-    return _request(request, code, member, "stack", {"seat": seat, "stack": body.stack})
+    return _request(request, code, member, "stack", {"seat": seat, "stack": body.stack, "confirm": body.confirm})
 
 
 @router.post("/api/rooms/{code}/stakes", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
@@ -339,7 +346,7 @@ def set_options(request: Request, code: str, body: OptionsIn, member: MemberDep)
 
 
 @router.post("/api/rooms/{code}/requests/{request_id}", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
-def answer_request(request: Request, code: str, request_id: int, body: AnswerIn, member: MemberDep
+def answer_request(request: Request, code: str, request_id: IdPath, body: AnswerIn, member: MemberDep
                    ) -> dict[str, Any]:
     """Approve or deny a request to sit (``requests[].id`` in the view)."""
     return _request(request, code, member, "answer", {"request": request_id, "approve": body.approve})
@@ -357,14 +364,26 @@ def name_cohost(request: Request, code: str, body: SeatOnIn, member: MemberDep) 
     return _request(request, code, member, "cohost", {"seat": body.seat, "on": body.on})
 
 
+class SilenceIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: Seat | None = Field(None, description="the player to silence, by seat")
+    line: Id | None = Field(None, description="or the writer of this chat line (a spectator has no seat)")
+    on: StrictBool = Field(True, description="true: silence; false: let them talk again")
+
+
 @router.post("/api/rooms/{code}/silence", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
-def silence(request: Request, code: str, body: SeatOnIn, member: MemberDep) -> dict[str, Any]:
-    """Silence (``on``) a player at the table's chat, or let them talk again."""
+def silence(request: Request, code: str, body: SilenceIn, member: MemberDep) -> dict[str, Any]:
+    """Silence (``on``) a player (``seat``) or a spectator (the writer of chat ``line``) at the table's chat, or
+    let them talk again."""
+    if (body.seat is None) == (body.line is None):
+        raise RoomError("name a seat or a chat line, not both", code="bad_request", reason="field", field="seat")
+    if body.line is not None:
+        return services(request)[2].chat.silence(code, member, body.line, body.on)
     return _request(request, code, member, "silence", {"seat": body.seat, "on": body.on})
 
 
 @router.get("/api/rooms/{code}/log", tags=["host"])
-def table_log(request: Request, code: str, member: OptionalMember, since: int = 0) -> dict[str, Any]:
+def table_log(request: Request, code: str, member: OptionalMember, since: IdQuery = 0) -> dict[str, Any]:
     """The table's log every player can read: each host action with who did it, rebuys and top-ups."""
     return {"log": log_of(services(request)[2].reads.table_state(code), since)}
 
@@ -403,7 +422,7 @@ def show_cards(request: Request, code: str, body: ShowIn, member: MemberDep) -> 
 
 
 @router.get("/api/rooms/{code}/chat", tags=["chat"])
-def read_chat(request: Request, code: str, member: OptionalMember, after: int = 0) -> dict[str, Any]:
+def read_chat(request: Request, code: str, member: OptionalMember, after: IdQuery = 0) -> dict[str, Any]:
     """The chat lines you may read after id ``after`` (the newest 100), and the seats you muted."""
     return services(request)[2].chat.read(code, member, after)
 
@@ -415,7 +434,7 @@ def say(request: Request, code: str, body: ChatIn, member: MemberDep) -> dict[st
 
 
 @router.delete("/api/rooms/{code}/chat/{line}", tags=["chat"], dependencies=[Csrf, rate_limit("seat")])
-def delete_chat(request: Request, code: str, line: int, member: MemberDep) -> dict[str, Any]:
+def delete_chat(request: Request, code: str, line: IdPath, member: MemberDep) -> dict[str, Any]:
     """The host deletes a message (its text is removed for good; the log says who deleted whose message)."""
     return services(request)[2].chat.delete(code, member, line)
 
