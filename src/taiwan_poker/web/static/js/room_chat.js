@@ -81,6 +81,14 @@ function lineItem(line, s) {
   if (canModerate(s)) {
     tools.append(el("button", { type: "button", class: "chat-tool chat-del", "data-id": String(line.id),
       "aria-label": t("room.chat_delete_aria", { name: line.name }), title: t("room.chat_delete"), text: "🗑" }));
+    if (line.seat == null && line.kind === "text") {
+      // a spectator has no seat in the host's panel: they are silenced (and let talk again) from their lines
+      const silenced = (s.silenced_spectators || []).find((x) => x.name === line.name);
+      tools.append(el("button", { type: "button", class: "chat-tool chat-silence",
+        "data-id": String(silenced ? silenced.line : line.id), "data-on": silenced ? "0" : "1",
+        "aria-label": t(silenced ? "room.chat_unsilence_aria" : "room.chat_silence_aria", { name: line.name }),
+        title: t(silenced ? "room.silence_off" : "room.silence_on"), text: silenced ? "🔈" : "🔇" }));
+    }
   }
   if (tools.childElementCount) item.append(tools);
   return item;
@@ -113,7 +121,7 @@ export function drawChat(s) {
   // the lines and the mute switches are drawn again only when something they show changed
   const people2 = others(s);
   const key = JSON.stringify([lastId, lines.size, [...muted], target, can.ok, canModerate(s), s.you,
-    people2.map((p) => [p.seat, p.name])]);
+    people2.map((p) => [p.seat, p.name]), s.silenced_spectators]);
   if (key === drawnKey) return;
   drawnKey = key;
   const list = $("chat-list");
@@ -184,6 +192,18 @@ export function setupChat(context) {
     const btn = ev.target.closest("button.chat-tool");
     if (!btn) return;
     const id = Number(btn.dataset.id), line = lines.get(id);
+    if (btn.classList.contains("chat-silence")) {
+      btn.disabled = true;
+      try {
+        ctx.apply(await memberApi(`${ctx.api}/silence`, { method: "POST", body: { line: id, on: btn.dataset.on === "1" } }));
+        drawnKey = null;
+        drawChat(ctx.getState());
+      } catch (e) {
+        btn.disabled = false;
+        showMessage($("chat-error"), e);
+      }
+      return;
+    }
     if (!line) return;
     if (btn.classList.contains("chat-react")) {
       target = id;

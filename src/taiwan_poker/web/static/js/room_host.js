@@ -211,7 +211,11 @@ export function setupHost(context) {
       if (stack == null || stack < 1) { input.setAttribute("aria-invalid", "true"); showMessage($("host-error"), { message: t("room.stakes_bad_whole", { field: t("room.stack_aria", { name: p.name }) }) }); input.focus(); return; }
       input.setAttribute("aria-invalid", "false");
       playersKey = null;
-      call(`/players/${seat}/stack`, { stack }, "POST", $("host-error"), btn);
+      // over ten starting stacks the server asks the host to confirm (a co-host cannot set one at all)
+      const cap = 10 * s.stack;
+      const confirm = stack > cap && stack > p.stack && s.host
+        && window.confirm(t("room.stack_confirm", { name: p.name, chips: chips(stack), cap: chips(cap) }));
+      call(`/players/${seat}/stack`, { stack, confirm: Boolean(confirm) }, "POST", $("host-error"), btn);
     } else if (btn.classList.contains("hp-remove")) {
       // their chips leave with them: say how many and ask first
       if (!window.confirm(t("room.remove_confirm", { name: p.name, chips: chips(p.stack) }))) return;
