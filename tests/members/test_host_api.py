@@ -68,6 +68,8 @@ def test_the_host_controls_over_http_each_refused_to_others_with_not_host(app: F
     assert alice.post(f"/api/rooms/{code}/host", json={"seat": 1}).json()["host"] is False
     assert st(bob, code)["host"] is True
     log = carol.get(f"/api/rooms/{code}/log").json()["log"]
+    assert [(e["type"], e["name"]) for e in log[:3]] == [("player_sat", n) for n in ("Alice", "Bob", "Carol")]
+    log = log[3:]
     assert [e["type"] for e in log] == ["table_paused", "table_resumed", "stack_adjusted", "rules_changed",
                                         "cohost_set", "table_paused", "player_left", "host_changed"]
     assert [e["by"] for e in log] == ["Alice"] * 5 + ["Bob", "Alice", "Alice"]

@@ -126,7 +126,7 @@ def test_the_host_removes_a_player_between_hands_and_their_stack_is_listed_in_th
     assert refused(t, Join(102, "P102")) == "left_match", "a removed player does not sit again in this match"
     assert refused(t, RemovePlayer(100, 0)) == "not_removable", "the host leaves, or hands the role on, instead"
     assert table_log(t.s)[-1] == {"version": t.s.version - (len(events) - 1), "type": "player_left", "by": "P100",
-                                  "seat": 2, "took": chips}
+                                  "seat": 2, "name": "P102", "took": chips}
 
 
 def test_an_adjusted_stack_is_a_public_event_with_who_did_it_and_the_chips_still_add_up() -> None:
@@ -136,8 +136,8 @@ def test_an_adjusted_stack_is_a_public_event_with_who_did_it_and_the_chips_still
     t.do(AdjustStack(100, 1, 5000))
     assert t.s.stacks()[1] == 5000 and t.s.adjusted == 5000 - before
     entry = table_view(t.s, None)["log"][-1]
-    assert entry == {"version": t.s.version, "type": "stack_adjusted", "by": "P100", "seat": 1, "before": before,
-                     "after": 5000}
+    assert entry == {"version": t.s.version, "type": "stack_adjusted", "by": "P100", "seat": 1, "name": "P101",
+                     "before": before, "after": 5000}
     assert table_view(t.s, 101)["match"]["chips"] == 4000 + 5000 - before
     assert sum(r["chips"] for r in summary(t.s)) == t.s.chips_entered
     t.do(Deal(None))
@@ -201,7 +201,7 @@ def test_new_blinds_and_clock_apply_from_the_next_hand_and_used_time_bank_stays_
     t.do(Deal(None))
     hand = t.s.hand
     assert hand is not None and hand.betting.current_bet == 50
-    assert isinstance(next(e for _v, e in t.s.log if isinstance(e, RulesChanged)), RulesChanged)
+    assert isinstance(next(i.event for i in t.s.log if isinstance(i.event, RulesChanged)), RulesChanged)
     with pytest.raises(TableError) as info:
         changed_rules(t.s.rules, {"decks": 3})
     assert info.value.code == "bad_option"
@@ -225,7 +225,7 @@ def test_asking_to_sit_waits_for_the_host_who_approves_or_denies() -> None:
     t.do(AnswerSeat(100, t.s.requests[0].id, False))
     assert t.s.seat_of(201) is None and not t.s.requests
     kinds = [e["type"] for e in table_log(t.s)]
-    assert kinds[-4:] == ["seat_requested", "seat_answered", "seat_requested", "seat_answered"]
+    assert kinds[-5:] == ["seat_requested", "seat_answered", "player_sat", "seat_requested", "seat_answered"]
     assert [e.get("approved") for e in table_log(t.s) if e["type"] == "seat_answered"] == [True, False]
 
 
@@ -283,9 +283,9 @@ def test_every_host_action_is_in_the_log_everyone_reads_with_who_did_it() -> Non
     t.do(ChangeRules(100, changed_rules(t.s.rules, {"straddle": True})))
     for member in (100, 101, None):
         log = table_view(t.s, member)["log"]
-        assert [e["type"] for e in log] == ["table_paused", "table_resumed", "options_set", "stack_adjusted",
-                                            "rules_changed"]
-        assert {e["by"] for e in log} == {"P100"}
+        assert [e["type"] for e in log] == ["player_sat"] * 3 + ["table_paused", "table_resumed", "options_set",
+                                                                 "stack_adjusted", "rules_changed"]
+        assert {e["by"] for e in log[3:]} == {"P100"}
 
 
 # --- rebuys and top-ups ------------------------------------------------------------------------------------------
@@ -468,5 +468,5 @@ def test_the_options_are_written_to_the_log_and_shown_in_every_view() -> None:
     view = table_view(t.s, None)
     assert view["options"] == {"rebuys": False, "approval": True, "spectator_chat": True, "straddle": False,
                                "run_twice": False, "show_or_muck": False}
-    assert isinstance(t.s.log[-1][1], type(events[0])) and not any(isinstance(e, TablePaused | StackAdjusted)
-                                                                    for _v, e in t.s.log)
+    assert isinstance(t.s.log[-1].event, type(events[0])) and not any(
+        isinstance(item.event, TablePaused | StackAdjusted) for item in t.s.log)

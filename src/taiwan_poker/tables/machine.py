@@ -36,6 +36,7 @@ from ..rules.actions import ActionKind, IllegalActionError
 from ..rules.events import ActionTaken, CardsShown, HandEnded, HandStarted
 from ..rules.hand import RUNS, Hand
 from ..rules.pots import clockwise_after
+from . import ledger
 from .commands import (
     Act,
     AddBot,
@@ -97,7 +98,7 @@ from .events import (
     TimeBankUsed,
 )
 from .limits import AWAY_AFTER_TIMEOUTS, BOT_LEVELS, SEATS, STACK, STACK_CONFIRM_TIMES
-from .state import Departed, SeatRequest, SeatState, TableState
+from .state import Departed, LogItem, SeatRequest, SeatState, TableState
 
 # --- evolve -----------------------------------------------------------------------------------------------------
 
@@ -113,11 +114,13 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
     state = replace(state, version=state.version + 1, just_left=None)
     if isinstance(event, HandEvent):
         return _evolve_hand(state, event)
-    if isinstance(event, HOST_LOG) or (isinstance(event, PlayerLeft | PlayerSat) and event.by is not None):
-        state = replace(state, log=(*state.log, (state.version, event)))
+    if isinstance(event, (*HOST_LOG, PlayerLeft, PlayerSat)):
+        state = replace(state, log=(*state.log, LogItem(state.version, event, _subject(state, event))))
     if isinstance(event, PlayerSat):
         state = replace(state, bought_in=state.bought_in + event.stack,
-                        requests=tuple(r for r in state.requests if r.member != event.member))
+                        requests=tuple(r for r in state.requests if r.member != event.member),
+                        accounts=ledger.sat(state.accounts, event.member, event.name, event.bot is not None,
+                                            event.stack))
         return state.with_seat(event.seat, SeatState(event.member, event.name, event.stack, bot=event.bot,
                                                      bank=state.rules.time_bank, bought=event.stack))
     if isinstance(event, PlayerLeft):
@@ -125,6 +128,7 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
         assert seat is not None
         state = replace(state, removed=state.removed + event.removed, just_left=event.seat,
                         cohosts=state.cohosts - {seat.member},
+                        accounts=ledger.changed(state.accounts, seat.member, took=event.removed),
                         departed=(*state.departed, Departed(event.seat, seat.member, seat.name,
                                                             state.started and not state.over, seat.bot,
                                                             event.removed, seat.bought, event.by)))
@@ -141,6 +145,11 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
         assert seat is not None
         return state.with_seat(event.seat, replace(seat, bank=max(0, seat.bank - event.seconds)))
     if isinstance(event, SettingsChanged):
+        accounts = state.accounts
+        for s in state.seats:  # before the first hand everyone's one buy-in is the starting stack
+            if s is not None:
+                accounts = ledger.changed(accounts, s.member, buy_ins=event.rules.starting_stack - s.stack)
+        state = replace(state, accounts=accounts)
         seats = tuple(replace(s, stack=event.rules.starting_stack, bank=event.rules.time_bank,
                               bought=event.rules.starting_stack) if s is not None else None for s in state.seats)
         seats = seats + (None,) * (event.rules.seats - len(seats))
@@ -155,6 +164,16 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
     raise TableError(f"unknown event {event!r}", code="bad_event")  # pragma: no cover - the union is closed
 
 
+def _subject(state: TableState, event: TableEvent) -> int | None:
+    """The member a log entry concerns: the player sitting down, or the one in the event's seat (as seated now,
+    before the event)."""
+    if isinstance(event, PlayerSat):
+        return event.member
+    seat = getattr(event, "seat", None)
+    occupant = state.seats[seat] if isinstance(seat, int) and 0 <= seat < len(state.seats) else None
+    return occupant.member if occupant is not None else getattr(event, "member", None)
+
+
 def _evolve_host(state: TableState, event: TableEvent) -> TableState | None:
     """The host's controls and the players' chip events (None: not one of them)."""
     if isinstance(event, TablePaused | TableResumed):
@@ -163,12 +182,16 @@ def _evolve_host(state: TableState, event: TableEvent) -> TableState | None:
         seat = state.seats[event.seat]
         assert seat is not None
         delta = event.after - event.before
-        state = replace(state, adjusted=state.adjusted + delta)
+        state = replace(state, adjusted=state.adjusted + delta, accounts=ledger.adjusted(
+            state.accounts, seat.member, ledger.Adjustment(delta, event.by, state.version)))
         return state.with_seat(event.seat, replace(seat, stack=event.after, bought=seat.bought + delta))
     if isinstance(event, ChipsBought):
         seat = state.seats[event.seat]
         assert seat is not None
-        state = replace(state, rebought=state.rebought + event.amount)
+        kind = {"rebuys": event.amount, "rebuy_count": 1} if event.rebuy else {"top_ups": event.amount,
+                                                                                "top_up_count": 1}
+        state = replace(state, rebought=state.rebought + event.amount,
+                        accounts=ledger.changed(state.accounts, seat.member, **kind))
         return state.with_seat(event.seat, replace(seat, stack=seat.stack + event.amount,
                                                    bought=seat.bought + event.amount, rebuys=seat.rebuys + 1))
     if isinstance(event, RulesChanged):

@@ -15,6 +15,7 @@ from ..rules.hand import Hand
 from ..rules.ruleset import RuleSet
 from .commands import TableOptions
 from .events import TableEvent
+from .ledger import Account
 
 NO_OPTIONS = TableOptions()
 
@@ -61,6 +62,15 @@ class Departed:
     removed_by: int | None = None  # the host who took them off the table, if it was not their choice
 
 
+class LogItem(NamedTuple):
+    """An entry of the table's log: the event, its version, and the member it concerns (the player whose chips
+    or seat it changed, as seated then; None for events about the table)."""
+
+    version: int
+    event: TableEvent
+    subject: int | None = None
+
+
 class SeatRequest(NamedTuple):
     """A request to sit that waits for the host: its id (the version of its event), who asks, the seat chosen."""
 
@@ -96,7 +106,8 @@ class TableState:
     silenced: frozenset[int] = frozenset()  # members the host silenced at the chat
     rebought: int = 0  # chips that entered by rebuys and top-ups
     adjusted: int = 0  # chips the host's stack adjustments added (negative: took away)
-    log: tuple[tuple[int, TableEvent], ...] = ()  # the host's actions and the table's chip events, by version
+    log: tuple[LogItem, ...] = ()  # the host's actions and the table's chip and seat events, by version
+    accounts: tuple[Account, ...] = ()  # the books: one per player who ever sat, in the order they first sat
 
     @property
     def chips_entered(self) -> int:

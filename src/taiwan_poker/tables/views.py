@@ -29,10 +29,10 @@ from .events import (
     SeatRequested,
     SettingsChanged,
     StackAdjusted,
-    TableEvent,
 )
+from .ledger import ledger
 from .machine import legal_for
-from .state import TableState
+from .state import LogItem, TableState
 
 LOG_IN_VIEW = 50  # the newest entries of the table's log in every view (all of them: GET .../log)
 
@@ -49,6 +49,16 @@ def last_actions(hand: Hand) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _books(state: TableState, member: int) -> dict[str, int]:
+    """A player's chips in, from the table's books: bought (buy-ins, rebuys and top-ups; the host's adjustments
+    apart), how many rebuys and top-ups, and the adjustments' sum."""
+    a = next((x for x in state.accounts if x.member == member), None)
+    if a is None:
+        return {"bought": 0, "rebuys": 0, "top_ups": 0, "adjusted": 0}
+    return {"bought": a.buy_ins + a.rebuys + a.top_ups, "rebuys": a.rebuy_count, "top_ups": a.top_up_count,
+            "adjusted": a.adjusted}
+
+
 def players(state: TableState) -> list[dict[str, Any]]:
     """Everyone at the table now, then those who left (public)."""
     stacks = state.stacks()
@@ -57,12 +67,12 @@ def players(state: TableState) -> list[dict[str, Any]]:
          "creator": s.member == state.creator, "bot": s.bot is not None, "level": s.bot, "bank": s.bank,
          "busted": state.started and stacks[i] == 0 and not state.hand_running,
          "host": s.member == state.host, "cohost": s.member in state.cohosts, "silenced": s.member in state.silenced,
-         "bought": s.bought, "rebuys": s.rebuys}
+         **_books(state, s.member)}
         for i, s in enumerate(state.seats) if s is not None
     ]
     out += [{"seat": d.seat, "name": d.name, "left": True, "away": False, "stack": 0,
              "creator": d.member == state.creator, "bot": d.bot is not None, "level": d.bot, "bank": 0,
-             "busted": False, "host": False, "cohost": False, "silenced": False, "bought": d.bought, "rebuys": 0,
+             "busted": False, "host": False, "cohost": False, "silenced": False, **_books(state, d.member),
              "removed": d.removed_by is not None} for d in state.departed]
     return out
 
@@ -70,24 +80,27 @@ def players(state: TableState) -> list[dict[str, Any]]:
 def names(state: TableState) -> dict[int, str]:
     """Every member's name at this table (those seated now, those who left, those who asked to sit)."""
     out = {d.member: d.name for d in state.departed}
-    out.update({e.member: e.name for _v, e in state.log if isinstance(e, SeatRequested)})
+    out.update({item.event.member: item.event.name for item in state.log if isinstance(item.event, SeatRequested)})
     out.update({s.member: s.name for s in state.seats if s is not None})
     return out
 
 
-def log_entry(version: int, event: TableEvent, who: dict[int, str], requests: dict[int, str]) -> dict[str, Any]:
-    """One entry of the table's log as everyone reads it: what happened, who did it (a name), to whom."""
+def log_entry(item: LogItem, who: dict[int, str], requests: dict[int, str]) -> dict[str, Any]:
+    """One entry of the table's log as everyone reads it: what happened, who did it (a name), to whom (the player
+    it concerns by name, as they were seated then, and their seat)."""
+    version, event = item.version, item.event
     by = getattr(event, "by", None)
     out: dict[str, Any] = {"version": version, "type": TYPE_NAMES[type(event)],
                            "by": who.get(by, "") if by is not None else None}
+    player = who.get(item.subject, "") if item.subject is not None else ""
     if isinstance(event, StackAdjusted):
-        out.update(seat=event.seat, before=event.before, after=event.after)
+        out.update(seat=event.seat, name=player, before=event.before, after=event.after)
     elif isinstance(event, ChipsBought):
-        out.update(seat=event.seat, amount=event.amount, rebuy=event.rebuy)
+        out.update(seat=event.seat, name=player, amount=event.amount, rebuy=event.rebuy)
     elif isinstance(event, PlayerLeft):
-        out.update(seat=event.seat, took=event.removed)
+        out.update(seat=event.seat, name=player, took=event.removed)
     elif isinstance(event, PlayerSat):
-        out.update(seat=event.seat, name=event.name, level=event.bot)
+        out.update(seat=event.seat, name=event.name, level=event.bot, stack=event.stack)
     elif isinstance(event, RulesChanged | SettingsChanged):
         r = event.rules
         out.update(blinds=[r.small_blind, r.big_blind], action_clock=r.action_clock, time_bank=r.time_bank,
@@ -112,28 +125,43 @@ def log_entry(version: int, event: TableEvent, who: dict[int, str], requests: di
 def table_log(state: TableState, since: int = 0) -> list[dict[str, Any]]:
     """The table's log every player can read: each host action with who did it, and the chips that entered."""
     who = names(state)
-    requests = {v: e.name for v, e in state.log if isinstance(e, SeatRequested)}
-    return [log_entry(v, e, who, requests) for v, e in state.log if v > since]
+    requests = {item.version: item.event.name for item in state.log if isinstance(item.event, SeatRequested)}
+    return [log_entry(item, who, requests) for item in state.log if item.version > since]
+
+
+def table_ledger(state: TableState) -> dict[str, Any]:
+    """The table's books (:func:`.ledger.ledger`) as they stand now."""
+    stacks = state.stacks()
+    seated = {s.member: i for i, s in enumerate(state.seats) if s is not None}
+    hand = state.hand
+    pot = hand.pot - hand.awarded if hand is not None and not hand.complete else 0
+    return ledger(state.accounts, {m: stacks[i] for m, i in seated.items()}, seated, pot, names(state))
 
 
 def summary(state: TableState) -> list[dict[str, Any]]:
-    """Every player who held chips at this table, with the chips they hold now or took away when they left
-    (bots removed included), largest first; the chips add up to every chip that entered the table."""
-    stacks = state.stacks()
-    rows = [{"seat": i, "name": s.name, "bot": s.bot is not None, "left": False, "chips": stacks[i],
-             "bought": s.bought, "rebuys": s.rebuys}
-            for i, s in enumerate(state.seats) if s is not None]
-    rows += [{"seat": d.seat, "name": d.name, "bot": d.bot is not None, "left": True, "chips": d.took,
-              "bought": d.bought, "rebuys": 0, "removed": d.removed_by is not None}
-             for d in state.departed if d.during_match or d.took]
+    """Every player who sat at this table (bots removed and players who left included), with the chips they hold
+    now plus those they took away, largest first: with no hand running these add up to every chip that entered
+    the table. ``bought``: buy-ins, rebuys and top-ups (the host's adjustments apart, in ``adjusted``)."""
+    removed = {d.member for d in state.departed if d.removed_by is not None}
+    books = table_ledger(state)["players"]
+    rows = [{"seat": r["seat"] if r["seated"] else _last_seat(state, a.member), "name": r["name"], "bot": r["bot"],
+             "left": not r["seated"], "chips": r["chips"] + r["took"], "bought": r["buy_in"] + r["rebuys"]
+             + r["top_ups"], "rebuys": r["rebuy_count"], "top_ups": r["top_up_count"], "adjusted": r["adjusted"],
+             "net": r["net"], **({"removed": a.member in removed} if not r["seated"] else {})}
+            for a, r in zip(state.accounts, books, strict=True)]
     return sorted(rows, key=lambda r: -int(r["chips"]))
+
+
+def _last_seat(state: TableState, member: int) -> int | None:
+    return next((d.seat for d in reversed(state.departed) if d.member == member), None)
 
 
 def silenced_spectators(state: TableState) -> list[dict[str, Any]]:
     """The spectators silenced now, each by its name and the chat line it was silenced for (the handle the
     host's page lets them talk again by)."""
     last: dict[int, PlayerSilenced] = {}
-    for _, event in state.log:
+    for item in state.log:
+        event = item.event
         if isinstance(event, PlayerSilenced) and event.line is not None:
             last[event.member] = event
     return [{"name": e.name, "line": e.line} for m, e in last.items()
