@@ -107,3 +107,32 @@ def test_rebuys_through_the_service_keep_the_chips_adding_up(db: Database) -> No
     with pytest.raises(TaiwanPokerError) as info:
         service.request(code, busted, "buy", {"amount": "all"})
     assert info.value.code == "bad_request"
+
+
+def test_the_server_ends_a_rebuy_table_a_minute_after_it_began_to_wait(db: Database) -> None:
+    """The wait is kept across writes (a chat-free table where the winner's host action moves the version), and
+    the sweep ends the match once it is over; the page is told what the table waits for, with the time left."""
+    clock = Clock()
+    service = RoomService(db, clock=clock, rng_factory=lambda: random.Random(5))
+    alice, bob = members(db, "Alice", "Bob")
+    code = service.create_room(alice, options={"rebuys": True})
+    service.join(code, bob)
+    while not any(p["stack"] == 0 for p in service.state(code, alice)["players"] if not p["left"]):
+        st = service.state(code, alice)
+        if st["hand"] is None or st["hand"]["complete"]:
+            service.next_hand(code, alice, st["version"])
+            continue
+        all_in(service, code, [alice, bob])
+    st = service.state(code, alice)
+    busted = next(p["name"] for p in st["players"] if p["stack"] == 0)
+    assert st["status"] == "rebuys" and st["waiting_for"] == {"kind": "rebuys", "names": [busted]}
+    assert st["seconds_left"] == 60
+    clock.advance(30)
+    service.request(code, alice, "options", {"rebuys": True, "approval": True, "spectator_chat": False})
+    assert service.state(code, alice)["seconds_left"] == 30, "a later write does not restart the wait"
+    assert service.sweep() == []
+    clock.advance(30.5)
+    assert service.sweep() == [code]
+    final = service.state(code, alice)
+    assert final["status"] == "over" and final["match"]["over"]
+    assert final["waiting_for"] is None

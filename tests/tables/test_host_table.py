@@ -22,6 +22,7 @@ from taiwan_poker.tables import (
     ChangeRules,
     Deal,
     DeleteChat,
+    EndMatch,
     HandHost,
     Join,
     Leave,
@@ -42,6 +43,7 @@ from taiwan_poker.tables.events import (
     ChipsBought,
     HandEvent,
     HostChanged,
+    MatchEnded,
     PlayerLeft,
     RulesChanged,
     SeatRequested,
@@ -50,8 +52,8 @@ from taiwan_poker.tables.events import (
 )
 from taiwan_poker.tables.settings import changed_rules, table_options
 from taiwan_poker.tables.state import Phase
-from taiwan_poker.tables.timing import due, schedule
-from taiwan_poker.tables.views import summary, table_log
+from taiwan_poker.tables.timing import REBUY_WAIT, due, schedule
+from taiwan_poker.tables.views import summary, table_ledger, table_log
 from tests.tables.test_table_machine import Table, member_to_act, seated_table
 
 
@@ -123,10 +125,10 @@ def test_the_host_removes_a_player_between_hands_and_their_stack_is_listed_in_th
     assert events[0] == PlayerLeft(2, chips, by=100)
     row = next(r for r in summary(t.s) if r["name"] == "P102")
     assert row["left"] and row["removed"] and row["chips"] == chips
-    assert refused(t, Join(102, "P102")) == "left_match", "a removed player does not sit again in this match"
     assert refused(t, RemovePlayer(100, 0)) == "not_removable", "the host leaves, or hands the role on, instead"
     assert table_log(t.s)[-1] == {"version": t.s.version - (len(events) - 1), "type": "player_left", "by": "P100",
                                   "seat": 2, "name": "P102", "took": chips}
+    assert t.do(Join(102, "P102")) == [SeatRequested(102, "P102", None)], "sitting again is the host's to allow"
 
 
 def test_an_adjusted_stack_is_a_public_event_with_who_did_it_and_the_chips_still_add_up() -> None:
@@ -315,7 +317,7 @@ def test_a_busted_player_rebuys_when_the_host_allows_it_and_it_is_counted() -> N
     t = seated_table(2)
     t.do(SetOptions(100, TableOptions(rebuys=True)))
     bust_seat_one(t)
-    assert not t.s.over and t.s.phase is Phase.PAUSED, "the busted player may buy back in"
+    assert not t.s.over and t.s.phase is Phase.REBUYS, "the busted player may buy back in"
     busted = next(i for i, chips in enumerate(t.s.stacks()) if chips == 0)
     member = t.s.seats[busted].member  # type: ignore[union-attr]
     assert table_view(t.s, member)["may_buy"] == 2000 and table_view(t.s, member)["busted"]
@@ -334,6 +336,94 @@ def test_a_busted_player_who_leaves_instead_ends_a_heads_up_match() -> None:
     busted = next(i for i, chips in enumerate(t.s.stacks()) if chips == 0)
     t.do(Leave(t.s.seats[busted].member))  # type: ignore[union-attr]
     assert t.s.over and t.s.winner == 1 - busted
+
+
+def test_a_rebuy_table_waits_a_minute_for_the_busted_player_then_the_match_ends() -> None:
+    """Audit issue 45: a heads-up rebuy table whose busted player only watched waited for ever, saying nobody
+    was there. Now it says whom it waits for, waits REBUY_WAIT from when it began to, and then ends."""
+    t = seated_table(2)
+    t.do(SetOptions(100, TableOptions(rebuys=True)))
+    bust_seat_one(t)
+    busted = next(i for i, chips in enumerate(t.s.stacks()) if chips == 0)
+    assert t.s.phase is Phase.REBUYS
+    assert table_view(t.s, None)["waiting_for"] == {"kind": "rebuys", "names": [f"P{100 + busted}"]}
+    start = dt.datetime(2026, 12, 6, 20, 0, tzinfo=dt.UTC)
+    status, deadline = schedule(t.s, start, 0.5)
+    assert (status, deadline) == ("rebuys", start + REBUY_WAIT)
+    later = start + dt.timedelta(seconds=30)
+    assert schedule(t.s, later, 0.5, (status, deadline)) == ("rebuys", deadline), "a later write keeps the wait"
+    assert due(t.s, deadline, later) is None
+    assert due(t.s, deadline, deadline) == EndMatch(None)
+    events = t.do(EndMatch(None))
+    assert events == [MatchEnded(1 - busted, None)] and t.s.over and t.s.winner == 1 - busted
+    assert refused(t, EndMatch(None)) == "match_over"
+
+
+def test_the_wait_ends_when_the_busted_player_rebuys_and_the_server_cannot_end_a_table_that_plays() -> None:
+    t = seated_table(2)
+    t.do(SetOptions(100, TableOptions(rebuys=True)))
+    bust_seat_one(t)
+    busted = next(i for i, chips in enumerate(t.s.stacks()) if chips == 0)
+    t.do(BuyChips(t.s.seats[busted].member))  # type: ignore[union-attr]
+    assert t.s.phase is Phase.PLAYING and table_view(t.s, None)["waiting_for"] is None
+    assert refused(t, EndMatch(None)) == "clock_running"
+
+
+def test_the_host_ends_the_match_between_hands_with_the_books_as_its_summary() -> None:
+    t = seated_table(3)
+    t.do(NameCohost(100, 1, True))
+    assert refused(t, EndMatch(102)) == "not_host"
+    assert refused(t, EndMatch(100)) == "hand_in_progress"
+    finish_hand(t)
+    stacks = t.s.stacks()
+    assert t.do(EndMatch(101)) == [MatchEnded(None, 101)], "a co-host may end it too"
+    assert t.s.over and t.s.phase is Phase.OVER
+    rows = {r["name"]: r for r in summary(t.s)}
+    assert {name: r["chips"] for name, r in rows.items()} == {f"P{100 + i}": stacks[i] for i in range(3)}
+    assert sum(r["net"] for r in rows.values()) == 0
+    assert refused(t, Deal(100)) == "match_over"
+    fresh = seated_table(2)
+    assert refused(fresh, EndMatch(100)) in ("hand_in_progress", "table_not_started")
+
+
+def test_a_player_who_left_sits_again_when_the_host_allows_as_a_new_buy_in() -> None:
+    t = seated_table(3)
+    finish_hand(t)
+    took = t.s.stacks()[2]
+    t.do(Leave(102))
+    assert table_view(t.s, 102)["left_match"]
+    assert t.do(Join(102, "P102")) == [SeatRequested(102, "P102", None)]
+    t.do(AnswerSeat(100, t.s.requests[0].id, True))
+    assert t.s.seat_of(102) is not None and t.s.stacks()[t.s.seat_of(102)] == 2000  # type: ignore[index]
+    row = next(r for r in table_ledger(t.s)["players"] if r["name"] == "P102")
+    assert (row["buy_in"], row["buy_ins"], row["took"]) == (4000, 2, took)
+    assert row["net"] == 2000 + took - 4000
+    log = table_log(t.s)
+    assert [(e["type"], e.get("name")) for e in log[-4:]] == [
+        ("player_left", "P102"), ("seat_requested", "P102"), ("seat_answered", "P102"), ("player_sat", "P102")]
+    assert log[-4]["took"] == took and log[-4]["by"] is None
+
+
+def test_the_books_keep_rebuys_top_ups_and_adjustments_apart() -> None:
+    """Audit issue 45: ``bought`` counted the host's adjustments (and went negative), ``rebuys: 1`` counted a
+    50-chip top-up, and a leaver's rebuy count went back to 0."""
+    t = seated_table(2)
+    t.do(SetOptions(100, TableOptions(rebuys=True)))
+    finish_hand(t)
+    loser = next(i for i, chips in enumerate(t.s.stacks()) if chips < 2000)
+    member = t.s.seats[loser].member  # type: ignore[union-attr]
+    t.do(BuyChips(member, 2000 - t.s.stacks()[loser]))  # a top-up
+    t.do(AdjustStack(100, loser, 100))  # the host takes most of it away
+    row = next(r for r in table_ledger(t.s)["players"] if r["name"] == f"P{member}")
+    assert (row["rebuy_count"], row["top_up_count"]) == (0, 1)
+    assert row["adjusted"] == 100 - 2000 and row["adjustments"] == [
+        {"chips": -1900, "by": "P100", "version": t.s.version}]
+    assert next(p for p in table_view(t.s, None)["players"] if p["seat"] == loser)["bought"] >= 2000
+    t.do(Leave(member))
+    left = next(r for r in summary(t.s) if r["name"] == f"P{member}")
+    assert left["top_ups"] == 1 and left["left"] and left["chips"] == 100
+    books = table_ledger(t.s)["totals"]
+    assert books["balanced"] and books["paid_in"] == books["on_table"] + books["took"]
 
 
 def test_a_top_up_is_up_to_the_starting_stack_and_waits_for_the_hand_to_end() -> None:

@@ -28,6 +28,7 @@ from taiwan_poker.tables import (
     BuyChips,
     ChangeRules,
     Deal,
+    EndMatch,
     HandHost,
     Join,
     Leave,
@@ -55,6 +56,7 @@ from taiwan_poker.tables import (
 from taiwan_poker.tables.events import AUDIENCE, EVENT_TYPES, HandEvent, MatchEnded, PlayerAway, PlayerLeft
 from taiwan_poker.tables.settings import changed_rules
 from taiwan_poker.tables.state import Phase
+from taiwan_poker.tables.views import table_ledger
 
 
 class Table:
@@ -72,6 +74,9 @@ class Table:
             assert event_from_json(event_to_json(event)) == event, "the JSON round trip keeps every event"
             self.state = fold([event], self.state)
             assert chips_conserved(self.state), f"chips conserved after {event}"
+            books = table_ledger(self.state)["totals"]
+            assert books["balanced"], f"the books add up after {event}: {books}"
+            assert books["paid_in"] == self.state.chips_entered and books["took"] == self.state.removed
         self.log += events
         return events
 
@@ -347,7 +352,8 @@ def test_every_table_event_type_names_its_audience() -> None:
 def snapshot(state: TableState) -> Any:
     return (state.seats, state.over, state.winner, state.rematch, state.removed, state.bought_in, state.version,
             state.lineups, state.departed, [h.snapshot() for h in state.hands], state.host, state.cohosts,
-            state.paused_by, state.options, state.requests, state.rebought, state.adjusted, state.rules, state.log)
+            state.paused_by, state.options, state.requests, state.rebought, state.adjusted, state.rules, state.log,
+            state.accounts)
 
 
 def random_command(t: Table, rng: random.Random) -> Any:
@@ -448,6 +454,8 @@ def host_command(s: TableState, anyone: int, rng: random.Random) -> Any:
         return NameCohost(who, seat, rng.random() < 0.7)
     if roll < 0.65:
         return HandHost(who, seat)
+    if roll < 0.66:
+        return EndMatch(who)
     if roll < 0.7 and s.requests:
         return AnswerSeat(who, rng.choice(s.requests).id, rng.random() < 0.7)
     if roll < 0.75:
@@ -467,7 +475,8 @@ REFUSALS: dict[type[Any], set[str]] = {
     Act: set(),  # a move drawn from the seat's legal options (or a bot's choice) is never refused
     Pause: {"not_host", "match_over"}, Resume: {"not_host"},
     RemovePlayer: {"not_host", "match_over", "hand_in_progress", "empty_seat", "not_removable"},
-    AdjustStack: {"not_host", "match_over", "hand_in_progress", "empty_seat", "table_not_started"},
+    AdjustStack: {"not_host", "match_over", "hand_in_progress", "empty_seat", "table_not_started", "cohost_stack"},
+    EndMatch: {"not_host", "match_over", "hand_in_progress", "table_not_started"},
     SetOptions: {"not_host", "match_over"}, ChangeRules: {"not_host", "match_over", "hand_in_progress"},
     NameCohost: {"not_host", "empty_seat", "bot_seat"}, HandHost: {"not_host", "empty_seat", "bot_seat"},
     AnswerSeat: {"not_host", "match_over", "room_full"},

@@ -51,7 +51,7 @@ from ..tables.timing import due, over_clock, schedule, time_out
 from .bus import PushBus
 from .chat import RoomChat, record_beside
 from .hub import RoomHub
-from .loader import CACHE_IDLE_SECONDS, CACHE_ROOMS, Room, RoomError, RoomLoader
+from .loader import CACHE_IDLE_SECONDS, CACHE_ROOMS, Room, RoomError, RoomLoader, aware
 from .reads import RoomReads
 
 log = logging.getLogger("taiwan_poker.rooms")
@@ -151,7 +151,8 @@ class RoomService:
                 events: Sequence[TableEvent]) -> Room:
         """Append ``events`` after the state they were decided on, keep the seat index, and fold them in."""
         state = fold(events, before)
-        status, deadline = schedule(state, self.clock(), self.rng_factory().uniform(*self.bot_pause))
+        status, deadline = schedule(state, self.clock(), self.rng_factory().uniform(*self.bot_pause),
+                                    (row.status, aware(row.deadline)))
         rules = state.rules.to_json()
         payloads = [event_to_json(e) for e in events]
         version = repo.append_events(conn, row.id, before.version if before else 0, payloads,
@@ -311,7 +312,7 @@ class RoomService:
         self.loader.evict_idle()
         now = self.clock()
         with self.db.transaction() as s:
-            listed = repo.due_rooms(s, now, "playing")
+            listed = repo.due_rooms(s, now, ("playing", "rebuys"))
         changed = []
         for _room_id, code, _deadline in listed:
             try:

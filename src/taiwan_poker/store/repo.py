@@ -200,10 +200,11 @@ def seat_left(conn: Connection, room_id: int, seat_no: int, when: dt.datetime) -
                  .values(left_at=when))
 
 
-def due_rooms(session: Session, now: dt.datetime, status: str) -> list[tuple[int, str, dt.datetime | None]]:
-    """Rooms of ``status`` whose deadline has come: (id, code, deadline)."""
+def due_rooms(session: Session, now: dt.datetime, statuses: tuple[str, ...]
+              ) -> list[tuple[int, str, dt.datetime | None]]:
+    """Rooms of one of ``statuses`` whose deadline has come: (id, code, deadline)."""
     t = _ROOMS
-    query = select(t.c.id, t.c.code, t.c.deadline).where(t.c.deadline <= now, t.c.status == status)
+    query = select(t.c.id, t.c.code, t.c.deadline).where(t.c.deadline <= now, t.c.status.in_(statuses))
     return [(row.id, row.code, row.deadline) for row in session.execute(query)]
 
 

@@ -19,6 +19,7 @@ from .commands import (
     Configure,
     Deal,
     DeleteChat,
+    EndMatch,
     HandHost,
     Join,
     Leave,
@@ -45,8 +46,9 @@ from .views import history, table_view
 
 __all__ = [
     "Act", "AddBot", "AdjustStack", "AnswerRuns", "AnswerSeat", "Away", "Back", "BuyChips", "ChangeRules", "Command",
-    "Configure", "Deal", "DeleteChat", "HandHost", "Join", "Leave", "NameCohost", "Open", "Pause", "Phase", "Rematch",
-    "RemoveBot", "RemovePlayer", "Resume", "SeatState", "SetCoach", "SetOptions", "ShowCards", "ShowOrMuck",
-    "Silence", "TableError", "TableEvent", "TableOptions", "TableState", "TimeOut", "chips_conserved", "decide",
-    "event_from_json", "event_to_json", "evolve", "fold", "history", "legal_for", "table_view", "visible_to",
+    "Configure", "Deal", "DeleteChat", "EndMatch", "HandHost", "Join", "Leave", "NameCohost", "Open", "Pause",
+    "Phase", "Rematch", "RemoveBot", "RemovePlayer", "Resume", "SeatState", "SetCoach", "SetOptions", "ShowCards",
+    "ShowOrMuck", "Silence", "TableError", "TableEvent", "TableOptions", "TableState", "TimeOut", "chips_conserved",
+    "decide", "event_from_json", "event_to_json", "evolve", "fold", "history", "legal_for", "table_view",
+    "visible_to",
 ]

@@ -80,6 +80,13 @@ class Deal(NamedTuple):
     member: int | None
 
 
+class EndMatch(NamedTuple):
+    """End the match between hands: the host (or a co-host) at any time once it has started; the server
+    (``member`` None) when a table waiting for busted players to rebuy has waited its time."""
+
+    member: int | None
+
+
 class Away(NamedTuple):
     member: int
 
@@ -235,7 +242,8 @@ class ShowCards(NamedTuple):
 
 
 Command = (
-    Open | Configure | Join | Leave | Act | TimeOut | Deal | Away | Back | Rematch | AddBot | RemoveBot | SetCoach
+    Open | Configure | Join | Leave | Act | TimeOut | Deal | EndMatch | Away | Back | Rematch | AddBot | RemoveBot
+    | SetCoach
     | Pause | Resume | RemovePlayer | AdjustStack | ChangeRules | SetOptions | AnswerSeat | HandHost | NameCohost
     | Silence | DeleteChat | BuyChips | AnswerRuns | ShowOrMuck | ShowCards
 )

@@ -183,9 +183,11 @@ class HandEvent(NamedTuple):
 
 
 class MatchEnded(NamedTuple):
-    """The match is over: ``winner`` holds every chip still in play (None: everyone left)."""
+    """The match is over: the player in seat ``winner`` holds every chip still in play (None: everyone left, or
+    several hold chips); ``by``: the host who ended it, None when it ended by itself (or by the server's clock)."""
 
     winner: int | None
+    by: int | None = None
 
 
 class RematchOpened(NamedTuple):

@@ -8,6 +8,8 @@ order they first sat; a player who leaves and sits again keeps theirs, with a ne
 
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -96,8 +98,22 @@ def ledger(accounts: tuple[Account, ...], holding: dict[int, int], seats: dict[i
         "balanced": paid_in == on_table + took}}
 
 
-LEDGER_CSV_COLUMNS = ("name", "bot", "seat", "buy_in", "buy_ins", "rebuys", "rebuy_count", "top_ups",
-                      "top_up_count", "adjusted", "took", "chips", "net")
+CSV_COLUMNS = ("name", "bot", "seat", "buy_in", "buy_ins", "rebuys", "rebuy_count", "top_ups", "top_up_count",
+               "adjusted", "took", "chips", "net")
 
 
-__all__ = ["LEDGER_CSV_COLUMNS", "Account", "Adjustment", "adjusted", "changed", "ledger", "sat"]
+def ledger_csv(books: dict[str, Any]) -> str:
+    """The books as CSV: a row per player (seats numbered from 1, as the pages number them), then the totals."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in books["players"]:
+        seat = row["seat"] + 1 if row["seat"] is not None else ""
+        writer.writerow([seat if c == "seat" else int(row[c]) if c == "bot" else row[c] for c in CSV_COLUMNS])
+    t = books["totals"]
+    writer.writerow(["TOTAL", "", "", t["buy_in"], "", t["rebuys"], "", t["top_ups"], "", t["adjusted"], t["took"],
+                     t["on_table"], 0])
+    return out.getvalue()
+
+
+__all__ = ["CSV_COLUMNS", "Account", "Adjustment", "adjusted", "changed", "ledger", "ledger_csv", "sat"]

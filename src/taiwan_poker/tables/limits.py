@@ -30,6 +30,7 @@ CHAT_KEPT_IDLE_DAYS = 30  # ... or this long after its last event, when the matc
 TIME_BANK = range(0, 301)  # seconds of time bank per player per match (0: the spec's clock alone)
 DEFAULT_TIME_BANK = 60
 NEXT_HAND_SECONDS = 6  # the showdown stays on the table this long before the server deals the next hand
+REBUY_WAIT_SECONDS = 60  # a table that goes on only if a busted player rebuys waits this long, then the match ends
 AWAY_AFTER_TIMEOUTS = 2  # time-outs in a row that mark a player away
 MAX_CHIPS = 10**9  # the largest amount a move may name
 STACK_CONFIRM_TIMES = 10  # a stack set above this many starting stacks needs the host's own confirmation

@@ -51,6 +51,7 @@ from .commands import (
     Configure,
     Deal,
     DeleteChat,
+    EndMatch,
     HandHost,
     Join,
     Leave,
@@ -333,6 +334,23 @@ def _deal_command(state: TableState, command: Deal, rng: RandomSource | None) ->
     return _deal(state, command.member, rng)
 
 
+def _end_match(state: TableState, command: EndMatch, rng: RandomSource | None) -> list[TableEvent]:
+    """The host ends the match between hands (the books are its summary); the server ends a table that waited
+    its time for busted players to rebuy."""
+    if state.over:
+        raise TableError("this match is over", code="match_over")
+    if command.member is None:
+        if not state.waiting_for_rebuys():
+            raise TableError("the table is not waiting for a rebuy", code="clock_running", bank=0)
+    else:
+        _host(state, command.member)
+        if not state.started:
+            raise TableError("the match has not started", code="table_not_started")
+        _between(state)
+    holders = state.with_chips()
+    return [MatchEnded(holders[0] if len(holders) == 1 else None, command.member)]
+
+
 def _away(state: TableState, command: Away, rng: RandomSource | None) -> list[TableEvent]:
     seat = _seated(state, command.member)
     occupant = state.seats[seat]
@@ -429,10 +447,10 @@ def _join(state: TableState, command: Join, rng: RandomSource | None) -> list[Ta
         raise TableError("this is a guest's solo table", code="guest_table")
     if state.over:
         raise TableError("this match is over", code="match_over")
-    if state.started and any(d.member == command.member for d in state.departed):
-        raise TableError("you left this match; a rematch starts a new one", code="left_match")
     seat = _free_seat(state, command.seat)
-    if state.options.approval and not state.is_host(command.member):
+    returning = state.started and any(d.member == command.member for d in state.departed)
+    if returning or (state.options.approval and not state.is_host(command.member)):
+        # a player who left this match sits again only if the host lets them (a new buy-in in the books)
         if state.request_of(command.member) is not None:
             return []  # asked already: the host has not answered yet
         return [SeatRequested(command.member, command.name, command.seat)]
@@ -688,7 +706,8 @@ def _show_cards(state: TableState, command: ShowCards, rng: RandomSource | None)
 
 Handler = Callable[[TableState, Any, RandomSource | None], list[TableEvent]]
 HANDLERS: dict[type[Any], Handler] = {  # every command but Open, which starts a table instead of changing one
-    Join: _join, Leave: _leave, Act: _act, TimeOut: _time_out, Deal: _deal_command, Away: _away, Back: _back,
+    Join: _join, Leave: _leave, Act: _act, TimeOut: _time_out, Deal: _deal_command, EndMatch: _end_match,
+    Away: _away, Back: _back,
     Configure: _configure, AddBot: _add_bot, RemoveBot: _remove_bot, SetCoach: _set_coach, Rematch: _rematch,
     Pause: _pause, Resume: _resume, RemovePlayer: _remove_player, AdjustStack: _adjust_stack,
     ChangeRules: _change_rules, SetOptions: _set_options, AnswerSeat: _answer_seat, HandHost: _hand_host,

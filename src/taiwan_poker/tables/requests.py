@@ -20,6 +20,7 @@ from .commands import (
     BuyChips,
     ChangeRules,
     Command,
+    EndMatch,
     HandHost,
     NameCohost,
     Pause,
@@ -70,6 +71,7 @@ REQUESTS: dict[str, Callable[[int, dict[str, Any], TableState], Command]] = {
     "remove_bot": lambda m, b, s: RemoveBot(m, _int(b, "seat")),
     "coach": lambda m, b, s: SetCoach(m, _flag(b, "on")),
     "pause": lambda m, b, s: Pause(m),
+    "end": lambda m, b, s: EndMatch(m),
     "resume": lambda m, b, s: Resume(m),
     "remove": lambda m, b, s: RemovePlayer(m, _int(b, "seat")),
     "stack": lambda m, b, s: AdjustStack(m, _int(b, "seat"), _int(b, "stack"), _flag(b, "confirm")

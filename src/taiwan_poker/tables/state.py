@@ -21,11 +21,13 @@ NO_OPTIONS = TableOptions()
 
 
 class Phase(StrEnum):
-    """Where the table is: before the first hand, playing, paused for players, or over."""
+    """Where the table is: before the first hand, playing, paused for players, waiting a bounded time for busted
+    players to rebuy (:data:`~.limits.REBUY_WAIT_SECONDS`, then the match ends), or over."""
 
     WAITING = "waiting"
     PLAYING = "playing"
     PAUSED = "paused"
+    REBUYS = "rebuys"
     OVER = "over"
 
 
@@ -220,7 +222,17 @@ class TableState:
             return Phase.WAITING
         if self.hand_running or (len(self.present()) >= 2 and self.members_present() and self.paused_by is None):
             return Phase.PLAYING
+        if self.waiting_for_rebuys():
+            return Phase.REBUYS
         return Phase.PAUSED
+
+    def waiting_for_rebuys(self) -> bool:
+        """Between hands, the match goes on only if a busted member rebuys: fewer than two hold chips, or no
+        member does (bots do not play on alone), and the host allows rebuys."""
+        if not self.started or self.over or self.hand_running or not self.options.rebuys \
+                or not self.busted_members():
+            return False
+        return len(self.with_chips()) < 2 or not self.members_hold_chips()
 
     def with_seat(self, seat: int, value: SeatState | None) -> TableState:
         seats = list(self.seats)

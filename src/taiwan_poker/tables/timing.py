@@ -12,20 +12,27 @@ from __future__ import annotations
 
 import datetime as dt
 
-from .commands import Deal, TimeOut
-from .limits import CHOICE_SECONDS, NEXT_HAND_SECONDS
+from .commands import Deal, EndMatch, TimeOut
+from .limits import CHOICE_SECONDS, NEXT_HAND_SECONDS, REBUY_WAIT_SECONDS
 from .state import Phase, TableState
 
 NEXT_HAND_DELAY = dt.timedelta(seconds=NEXT_HAND_SECONDS)
 CHOICE_WINDOW = dt.timedelta(seconds=CHOICE_SECONDS)
+REBUY_WAIT = dt.timedelta(seconds=REBUY_WAIT_SECONDS)
 SERVER_GRACE = dt.timedelta(seconds=1)  # the seated members' time-out button comes first, by this much
 
 
-def schedule(state: TableState, now: dt.datetime, bot_pause: float) -> tuple[str, dt.datetime | None]:
+def schedule(state: TableState, now: dt.datetime, bot_pause: float,
+             before: tuple[str | None, dt.datetime | None] = (None, None)) -> tuple[str, dt.datetime | None]:
     """The table's status and its next deadline, from ``now``: a bot acts after ``bot_pause`` seconds (never on
     the clock), a player within the action clock, the choices to run it twice or to show or muck within a short
-    window (then the default applies: once, muck), and the next hand follows the showdown pause."""
+    window (then the default applies: once, muck), and the next hand follows the showdown pause. A table that
+    waits for a busted player's rebuy waits :data:`REBUY_WAIT` from when it began to (``before``: the status and
+    deadline stored until now), then the match ends."""
     phase = state.phase
+    if phase is Phase.REBUYS:
+        status, deadline = before
+        return phase.value, deadline if status == Phase.REBUYS.value and deadline is not None else now + REBUY_WAIT
     if phase is not Phase.PLAYING:
         return phase.value, None
     hand = state.hand
@@ -68,10 +75,15 @@ def time_out(state: TableState, deadline: dt.datetime | None, now: dt.datetime, 
     return TimeOut(member, over_clock(deadline, now) if deadline is not None and now >= deadline else None)
 
 
-def due(state: TableState, deadline: dt.datetime | None, now: dt.datetime) -> TimeOut | Deal | None:
+def due(state: TableState, deadline: dt.datetime | None, now: dt.datetime) -> TimeOut | Deal | EndMatch | None:
     """What the server itself applies at ``now``: the time-out of a player whose clock and time bank have run
-    out, or the next hand after the showdown pause (a bot's turn is its own client's to play)."""
-    if deadline is None or deadline > now or state.phase is not Phase.PLAYING or state.bot_to_act() is not None:
+    out, the next hand after the showdown pause (a bot's turn is its own client's to play), or the end of a
+    match that waited its time for a rebuy."""
+    if deadline is None or deadline > now:
+        return None
+    if state.phase is Phase.REBUYS:
+        return EndMatch(None)
+    if state.phase is not Phase.PLAYING or state.bot_to_act() is not None:
         return None
     if state.hand_running:
         end = bank_deadline(state, deadline)

@@ -32,7 +32,7 @@ from .events import (
 )
 from .ledger import ledger
 from .machine import legal_for
-from .state import LogItem, TableState
+from .state import LogItem, Phase, TableState
 
 LOG_IN_VIEW = 50  # the newest entries of the table's log in every view (all of them: GET .../log)
 
@@ -156,6 +156,22 @@ def _last_seat(state: TableState, member: int) -> int | None:
     return next((d.seat for d in reversed(state.departed) if d.member == member), None)
 
 
+def waiting_for(state: TableState) -> dict[str, Any] | None:
+    """What a table that deals no hand now waits for, in words a page can say: ``rebuys`` (busted players, by
+    name: the match ends when the wait is over), ``host`` (the host paused it), ``back`` (players who are away,
+    by name) or ``players`` (fewer than two hold chips); None while hands are dealt or once it is over."""
+    phase = state.phase
+    if phase is Phase.REBUYS:
+        busted = (state.seats[i] for i in state.busted_members())
+        return {"kind": "rebuys", "names": [s.name for s in busted if s is not None]}
+    if phase is not Phase.PAUSED:
+        return None
+    if state.paused_by is not None:
+        return {"kind": "host", "names": [names(state).get(state.paused_by, "")]}
+    away = [s.name for s in state.seats if s is not None and s.away and s.stack > 0]
+    return {"kind": "back", "names": away} if away else {"kind": "players", "names": []}
+
+
 def silenced_spectators(state: TableState) -> list[dict[str, Any]]:
     """The spectators silenced now, each by its name and the chat line it was silenced for (the handle the
     host's page lets them talk again by)."""
@@ -196,6 +212,7 @@ def public_table_view(state: TableState) -> dict[str, Any]:
         "paused": {"by": names(state).get(state.paused_by, "")} if state.paused_by is not None else None,
         "requests": [{"id": r.id, "name": r.name, "seat": r.seat} for r in state.requests],
         "silenced_spectators": silenced_spectators(state),
+        "waiting_for": waiting_for(state),
         "log": table_log(state)[-LOG_IN_VIEW:],
     }
     hand = state.hand

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ..rooms.loader import RoomError
 from ..rooms.service import ActResult
 from ..store.models import Member
+from ..tables.ledger import ledger_csv
 from ..tables.limits import (
     BOT_LEVELS,
     BOUNDS,
@@ -27,6 +28,7 @@ from ..tables.limits import (
     MAX_CHIPS,
     STACK_CONFIRM_TIMES,
 )
+from ..tables.views import table_ledger
 from ..tables.views import table_log as log_of
 from .error_model import ERROR_RESPONSES
 from .members_api import Csrf, MemberDep, OptionalMember, rate_limit, services
@@ -316,6 +318,12 @@ def pause(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
     return _request(request, code, member, "pause", {})
 
 
+@router.post("/api/rooms/{code}/end", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
+def end_match(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
+    """End the match between hands (the table's books are its summary)."""
+    return _request(request, code, member, "end", {})
+
+
 @router.post("/api/rooms/{code}/resume", tags=["host"], dependencies=[Csrf, rate_limit("seat")])
 def resume(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
     return _request(request, code, member, "resume", {})
@@ -380,6 +388,25 @@ def silence(request: Request, code: str, body: SilenceIn, member: MemberDep) -> 
     if body.line is not None:
         return services(request)[2].chat.silence(code, member, body.line, body.on)
     return _request(request, code, member, "silence", {"seat": body.seat, "on": body.on})
+
+
+LEDGER_CSV: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "the books as CSV"}}
+
+
+@router.get("/api/rooms/{code}/ledger", tags=["rooms"])
+def room_ledger(request: Request, code: str, member: OptionalMember) -> dict[str, Any]:
+    """The table's books: each player's buy-ins, rebuys, top-ups, the host's adjustments (with who made them),
+    the chips taken away, the chips now and the net; totals that add up to the chips on the table."""
+    return table_ledger(services(request)[2].reads.table_state(code))
+
+
+@router.get("/api/rooms/{code}/ledger.csv", tags=["rooms"], response_class=Response, responses=LEDGER_CSV)
+def room_ledger_csv(request: Request, code: str, member: OptionalMember) -> Response:
+    """The table's books as a CSV file (a row per player, then the totals)."""
+    books = table_ledger(services(request)[2].reads.table_state(code))
+    return Response(ledger_csv(books), media_type="text/csv; charset=utf-8", headers={
+        "Content-Disposition": f'attachment; filename="taiwan-poker-{code.upper()}-ledger.csv"'})
 
 
 @router.get("/api/rooms/{code}/log", tags=["host"])
