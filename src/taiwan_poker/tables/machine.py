@@ -157,7 +157,7 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
         bought = sum(s.stack for s in seats if s is not None)
         return replace(state, rules=event.rules, seats=seats[: event.rules.seats], bought_in=bought)
     if isinstance(event, MatchEnded):
-        return replace(state, over=True, winner=event.winner, forfeit=previous_left)
+        return replace(state, over=True, winner=event.winner, forfeit=previous_left, ended_by=event.by)
     if isinstance(event, RematchOpened):
         return replace(state, rematch=event.code)
     if isinstance(event, CoachSet):

@@ -98,6 +98,7 @@ class TableState:
     version: int = 0  # events folded so far
     just_left: int | None = None  # the seat whose player left in the last event (so the match's end can say why)
     forfeit: int | None = None  # the seat whose leaving ended the match
+    ended_by: int | None = None  # the host who ended the match (None: it ended by itself)
     coach: bool | None = None  # the creator's choice; None: the default (on at tables with bots)
     guest: bool = False  # a guest's solo table: no member joins it
     host: int = 0  # the member who runs the table (the creator, until they hand the role on or leave)

@@ -230,6 +230,7 @@ def public_table_view(state: TableState) -> dict[str, Any]:
             "rematch": state.rematch,
             "left": left,  # seats whose players left during the match, in order
             "forfeit": state.forfeit,  # the seat whose leaving ended it, if it ended that way
+            "ended_by": names(state).get(state.ended_by, "") if state.ended_by is not None else None,
             # everyone who held chips, what they hold or took away: once it says more than the seats' stacks do
             # (someone left or was removed holding chips, a rebuy or a stack adjustment, the match's end); a plain
             # match leaves it out of every push (the page then reads the stacks)

@@ -7,6 +7,7 @@ import { el, t, tn, list, LANG } from "./core.js";
 import { memberApi, whoAmI, newKey, chips, drawFaces, cardBack, countFaces, showMessage, tableSettings, whole, faceCard, mixText, reasonText } from "./member.js";
 import { setupChat, receiveChat, drawChat, pollChat } from "./room_chat.js";
 import { setupHost, drawHost } from "./room_host.js";
+import { setupBooks, drawBooks } from "./room_books.js";
 import { setupKeys, drawTurn } from "./room_keys.js";
 
 const $ = (id) => document.getElementById(id);
@@ -437,11 +438,25 @@ function drawSeat(seat) {
   }
 }
 
-// A spectator may take a seat while the match is open and a seat is free (not one who left this match).
+// A spectator may take a seat while the match is open and a seat is free (one who left this match asks the host).
 function joinOpen() {
   const s = state;
-  return Boolean(s.spectator && !s.left_match && ["waiting", "playing", "paused"].includes(s.status)
+  return Boolean(s.spectator && ["waiting", "playing", "paused", "rebuys"].includes(s.status)
     && !(s.match && s.match.over) && seatedPlayers().length < s.seats);
+}
+// joining asks the host where the host approves who sits, and for a player who left this match
+const joinAsks = () => Boolean(state.options?.approval || state.left_match);
+
+// What a table that deals no hand waits for, in words (the host's pause has its own box above the table).
+function waitingText(s) {
+  const w = s.waiting_for;
+  if (!w || w.kind === "host") return "";
+  if (w.kind === "rebuys") {
+    const left = remaining();
+    return t("room.waiting_rebuys", { names: list(w.names), seconds: Math.max(0, Math.ceil(left ?? 0)) });
+  }
+  if (w.kind === "back") return t("room.waiting_back", { names: list(w.names) });
+  return t("room.waiting_players");
 }
 // ... and pick which: a signed-in member (not a guest) who has not asked already
 const canPickSeat = () => Boolean(joinOpen() && member && !member.guest && !state.requested);
@@ -475,7 +490,7 @@ function handMessage() {
   const seated = seatedPlayers().length;
   if (s.status === "over" && !hand) return t("room.closed");
   if (s.paused && !hand) return "";  // the pause box above the table says who paused it
-  if (s.status === "paused" && !hand) return t("room.paused_msg");
+  if (s.status === "paused" && !hand) return waitingText(s);  // waiting for a rebuy: the clock line counts it down
   if (!hand) {
     if (seated < 2) return t("room.waiting");
     if (!s.match) return canDealFirst() ? t("room.waiting_creator", { n: seated }) : t("room.waiting_others", { n: seated });
@@ -503,7 +518,7 @@ function handMessage() {
   }
   // paused: said here unless you are the one away (the box above the table says so, with the way back)
   const meAway = s.players.some((p) => p.seat === s.you && !p.left && p.away);
-  if (!s.paused && s.status === "paused" && !meAway) parts.push(t("room.paused_msg"));  // a host's pause has its box
+  if (!s.paused && s.status === "paused" && !meAway) parts.push(waitingText(s));  // a host's pause has its box
   return parts.join(" ");
 }
 
@@ -594,6 +609,11 @@ function drawClock() {
     clock.classList.remove("low", "out");
     $("clock-fill").style.width = "0%";
     $("clock-text").textContent = t("room.next_in", { seconds: Math.max(0, Math.ceil(left)) });
+  } else if (s.status === "rebuys" && left != null) {  // waiting for a rebuy: the match ends when this runs out
+    clock.hidden = false;
+    clock.classList.remove("low", "out");
+    $("clock-fill").style.width = `${Math.max(0, Math.min(100, (left / 60) * 100))}%`;
+    $("clock-text").textContent = waitingText(s);
   } else clock.hidden = true;
   // the seat to act shows its own clock running down too
   const toAct = live && left != null ? s.hand.to_act : null;
@@ -809,7 +829,7 @@ function drawResult() {
   const summary = tn("room.match_summary", m.hands_played, { hands: m.hands_played, stacks });
   $("result-text").textContent = forfeit
     ? `${t("room.match_forfeit", { name: s.players.find((p) => p.seat === m.forfeit && p.left)?.name ?? nameOf(m.forfeit) ?? "?" })} ${summary}`
-    : summary;
+    : m.ended_by ? `${t("room.match_ended_by", { name: m.ended_by })} ${summary}` : summary;
   const player = s.you != null;
   $("rematch-btn").hidden = !player || Boolean(m.rematch);
   $("rematch-btn").disabled = busy;
@@ -842,9 +862,9 @@ function draw() {
   const open = joinOpen();
   $("join-box").hidden = !open;
   // where the host approves who sits, joining asks; a member who asked waits for the answer
-  $("join-text").textContent = s.requested ? t("room.requested") : s.options?.approval ? t("room.seat_free_ask")
-    : s.match ? t("room.seat_free_playing") : t("room.seat_free");
-  $("join-btn").textContent = t(s.options?.approval ? "room.ask_sit" : "room.join");
+  $("join-text").textContent = s.requested ? t("room.requested") : s.left_match ? t("room.seat_free_left")
+    : s.options?.approval ? t("room.seat_free_ask") : s.match ? t("room.seat_free_playing") : t("room.seat_free");
+  $("join-btn").textContent = t(joinAsks() ? "room.ask_sit" : "room.join");
   $("join-btn").hidden = !member || Boolean(s.requested);
   $("join-btn").disabled = busy;
   $("signin-to-join").hidden = member !== null;
@@ -890,6 +910,7 @@ function draw() {
   drawClock();
   drawCoach(myTurn);
   drawHost(s);
+  drawBooks(s);
   drawChat(s);
   drawReviewLink();
   drawResult();
@@ -1172,6 +1193,7 @@ setInterval(drawClock, 250);
 
 const modules = { api: API, getState: () => state, apply, redraw: () => draw(), handLive, getMember: () => member };
 setupHost(modules);
+setupBooks(modules);
 setupChat(modules);
 setupKeys();
 

@@ -168,6 +168,9 @@ export function drawHost(s) {
   const pause = $("pause-btn");
   pause.textContent = t(s.paused ? "room.resume" : "room.pause");
   pause.dataset.paused = s.paused ? "1" : "0";
+  // ending the match: once it has started, between hands
+  $("end-row").hidden = !(s.match && !s.match.over);
+  $("end-btn").disabled = live;
   drawPlayers(s, live);
   if (!stakesDirty && stakesShown !== stakesOf(s)) fillStakes(s);
   $("stakes-save").disabled = live;
@@ -195,6 +198,9 @@ function stakesBody() {
 export function setupHost(context) {
   ctx = context;
   $("pause-btn").addEventListener("click", (ev) => call(ev.currentTarget.dataset.paused === "1" ? "/resume" : "/pause", {}, "POST", $("host-error"), ev.currentTarget));
+  $("end-btn").addEventListener("click", (ev) => {
+    if (window.confirm(t("room.end_match_confirm"))) call("/end", {}, "POST", $("host-error"), ev.currentTarget);
+  });
   $("resume-btn").addEventListener("click", (ev) => call("/resume", {}, "POST", $("room-error"), ev.currentTarget));
   $("request-list").addEventListener("click", (ev) => {
     const btn = ev.target.closest("button[data-request]");
