@@ -137,7 +137,7 @@ def test_no_payload_at_a_six_seat_table_holds_a_card_they_may_not_see(app: FastA
     going away and coming back and one leaving mid-hand: every payload checked against the truth at its version."""
     rng = random.Random(66)
     seeds = iter(range(10_000))
-    app.state.rooms.rng_factory = lambda: random.Random(1000 + next(seeds))
+    app.state.rooms.rng_factory = lambda: random.Random(501 + next(seeds))
     rooms = app.state.rooms
     real_clock, offset = rooms.clock, [0.0]  # moved on to draw on time banks and let the server time a turn out
     rooms.clock = lambda: real_clock() + dt.timedelta(seconds=offset[0])
@@ -232,14 +232,16 @@ def test_no_payload_at_a_hosts_table_holds_a_card_or_a_line_its_reader_may_not_h
     audience (a spectator never gets the players' lines), from a player its reader muted, or deleted text."""
     rng = random.Random(23)
     seeds = iter(range(10_000))
-    app.state.rooms.rng_factory = lambda: random.Random(500 + next(seeds))
+    app.state.rooms.rng_factory = lambda: random.Random(501 + next(seeds))
     players = [client(app, n) for n in ("Host", "Bea", "Cal")]
     rail = client(app, "Rail")
     code = players[0].post("/api/rooms", json={"seats": 3, "decks": 2, "stack": 600, "blinds": [10, 20],
                                                "straddle": True, "run_twice": True, "show_or_muck": True,
                                                "rebuys": True}).json()["code"]
+    assert players[0].post(f"/api/rooms/{code}/straddle", json={"choice": "always"}).status_code == 200
     for c in players[1:]:
         assert c.post(f"/api/rooms/{code}/join").status_code == 200  # full: hand 1
+        assert c.post(f"/api/rooms/{code}/straddle", json={"choice": "always"}).status_code == 200
     recorded: list[tuple[int | None, dict[str, Any], str]] = []
     chats: list[tuple[str, dict[str, Any], str]] = []  # (reader, chat payload, where)
     mutes: dict[str, dict[str, int]] = {"Bea": {}}  # reader -> muted name -> first line id after the mute

@@ -34,6 +34,7 @@ from taiwan_poker.tables import (
     ShowCards,
     ShowOrMuck,
     Silence,
+    Straddle,
     TableError,
     TableOptions,
     TimeOut,
@@ -48,8 +49,10 @@ from taiwan_poker.tables.events import (
     RulesChanged,
     SeatRequested,
     StackAdjusted,
+    StraddleChosen,
     TablePaused,
 )
+from taiwan_poker.tables.machine import next_under_the_gun
 from taiwan_poker.tables.settings import changed_rules, table_options
 from taiwan_poker.tables.state import Phase
 from taiwan_poker.tables.timing import REBUY_WAIT, due, schedule
@@ -457,11 +460,36 @@ def test_a_joining_player_picks_any_empty_seat() -> None:
 # --- the table's options for the hands: straddle, run it twice, show or muck ---------------------------------------
 
 
-def test_the_straddle_option_makes_under_the_gun_post_two_big_blinds_at_the_table() -> None:
+def test_the_straddle_is_the_players_choice_where_the_table_allows_it() -> None:
+    """Audit issue 45: the straddle was forced on the player under the gun. Now the host's option allows it and
+    the player chooses: the next hand they are under the gun in, every time, or not at all."""
     t = seated_table(4, straddle=True)
     hand = t.s.hand
-    assert hand is not None and hand.straddle_seat == 3 and hand.to_act == 0
-    assert table_view(t.s, 100)["hand"]["straddle_seat"] == 3
+    assert hand is not None and hand.straddle_seat is None and hand.to_act == 3, "nobody chose: no straddle"
+    finish_hand(t)
+    utg = next_under_the_gun(t.s)
+    assert utg is not None
+    member = t.s.seats[utg].member  # type: ignore[union-attr]
+    assert table_view(t.s, member)["straddle"] == {"choice": "off", "utg_next": True}
+    assert t.do(Straddle(member, "next")) == [StraddleChosen(member, "next")]
+    assert t.do(Straddle(member, "next")) == [], "choosing again changes nothing"
+    t.do(Deal(None))
+    assert t.s.hand is not None and t.s.hand.straddle_seat == utg
+    assert table_view(t.s, 100)["hand"]["straddle_seat"] == utg
+    assert member not in t.s.straddle_next, "a straddle for the next hand is used up"
+    finish_hand(t)
+    for m in (100, 101, 102, 103):
+        t.do(Straddle(m, "always"))
+    for _ in range(3):
+        t.do(Deal(None))
+        assert t.s.hand is not None and t.s.hand.straddle_seat is not None, "always: every hand"
+        finish_hand(t)
+    t.do(Straddle(member, "off"))
+    assert refused(t, Straddle(member, "sometimes")) == "bad_option"
+    assert refused(t, Straddle(999, "next")) == "not_seated"
+    plain = seated_table(4)
+    assert refused(plain, Straddle(101, "next")) == "no_straddle"
+    assert table_view(plain.s, 101)["straddle"] is None
 
 
 def test_an_all_in_is_run_twice_when_everyone_agrees_and_once_when_the_window_closes() -> None:

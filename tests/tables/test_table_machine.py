@@ -42,6 +42,7 @@ from taiwan_poker.tables import (
     SetOptions,
     ShowCards,
     ShowOrMuck,
+    Straddle,
     TableError,
     TableOptions,
     TableState,
@@ -353,7 +354,7 @@ def snapshot(state: TableState) -> Any:
     return (state.seats, state.over, state.winner, state.rematch, state.removed, state.bought_in, state.version,
             state.lineups, state.departed, [h.snapshot() for h in state.hands], state.host, state.cohosts,
             state.paused_by, state.options, state.requests, state.rebought, state.adjusted, state.rules, state.log,
-            state.accounts)
+            state.accounts, state.straddle_next, state.straddle_always)
 
 
 def random_command(t: Table, rng: random.Random) -> Any:
@@ -456,6 +457,8 @@ def host_command(s: TableState, anyone: int, rng: random.Random) -> Any:
         return HandHost(who, seat)
     if roll < 0.66:
         return EndMatch(who)
+    if roll < 0.69:
+        return Straddle(anyone, rng.choice(["next", "always", "off"]))
     if roll < 0.7 and s.requests:
         return AnswerSeat(who, rng.choice(s.requests).id, rng.random() < 0.7)
     if roll < 0.75:
@@ -477,6 +480,7 @@ REFUSALS: dict[type[Any], set[str]] = {
     RemovePlayer: {"not_host", "match_over", "hand_in_progress", "empty_seat", "not_removable"},
     AdjustStack: {"not_host", "match_over", "hand_in_progress", "empty_seat", "table_not_started", "cohost_stack"},
     EndMatch: {"not_host", "match_over", "hand_in_progress", "table_not_started"},
+    Straddle: {"no_straddle", "not_seated", "match_over"},
     SetOptions: {"not_host", "match_over"}, ChangeRules: {"not_host", "match_over", "hand_in_progress"},
     NameCohost: {"not_host", "empty_seat", "bot_seat"}, HandHost: {"not_host", "empty_seat", "bot_seat"},
     AnswerSeat: {"not_host", "match_over", "room_full"},
@@ -554,7 +558,7 @@ def sample_events() -> list[Any]:
              te.OptionsSet(True, False, True, 1), te.SeatRequested(3, "C", 2), te.SeatAnswered(7, True, 1),
              te.HostChanged(2, 1), te.CohostSet(2, True, 1), te.ChipsBought(1, 500, True),
              te.PlayerSilenced(2, True, 1),
-             te.ChatDeleted(9, 2, 1)]
+             te.ChatDeleted(9, 2, 1), te.StraddleChosen(2, "always")]
     assert {type(e) for e in table} | {HandEvent} == set(te.TYPE_NAMES), "one of each table event type"
     return table + [HandEvent(1, e) for e in hand]
 

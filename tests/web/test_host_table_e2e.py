@@ -6,7 +6,8 @@ page is used for what must be clicked:
 
 * approval and seat choice: Dan, watching, clicks an empty seat on the oval; Alice sees the request above the
   table and lets him sit there;
-* a straddle on the straddler's seat; the hand is played with the keyboard (R types a raise, F folds, C calls),
+* a straddle (the player under the gun chose it) on the straddler's seat; the hand is played with the keyboard
+  (R types a raise, F folds, C calls),
   the shortcuts not firing while typing in the chat; each player's own hand in words in their language; the turn's
   beep and buzz (Web Audio and navigator.vibrate, counted) and the sound switch remembered across a reload;
 * show or muck: a losing hand at a showdown is mucked with the page's button, the seat marked on every page;
@@ -255,6 +256,8 @@ def test_a_home_game_through_every_control_of_the_hosts_table(server: str, brows
         for r in alice.state()["requests"]:
             alice.post(f"/requests/{r['id']}", {"approve": True})
         assert (bob.state()["you"], carol.state()["you"]) == (3, 1)
+        # the straddle is the player's choice: Bob, under the gun in hand 1 (seat 0 the button), takes it
+        assert bob.post("/straddle", {"choice": "next"})["straddle"]["choice"] == "next"
         alice.open()
         dan.open()
         dan.page.wait_for_selector("#seat-2 .sit-btn", state="visible")

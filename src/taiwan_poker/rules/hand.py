@@ -146,13 +146,16 @@ class Hand:
         rng: RandomSource | None = None,
         cards: Sequence[Card | None] | None = None,
         hand_no: int = 1,
+        straddle: bool | None = None,
     ) -> Hand:
         """Deal a new hand.
 
         ``stacks`` has one entry per seat (``rules.seats``); seats with no chips
         sit out.  Cards come from a fresh shoe shuffled with ``rng`` (default: the
         OS CSPRNG), or, for adjudication and tests, from ``cards`` in dealing order
-        (``None`` = a card nobody knows).
+        (``None`` = a card nobody knows).  ``straddle``: whether under the gun
+        straddles this hand (a member table's player chooses; None: the rule set's
+        ``straddle``, as the adjudication contract plays it).
         """
         n = len(stacks)
         if n != rules.seats:
@@ -196,10 +199,11 @@ class Hand:
         ):
             hand._on_blind(blind)
             events.append(blind)
-        if rules.straddle and len(players) >= 3 and stacks[players[2]] >= 2 * big:  # a full straddle or none
-            straddle = StraddlePosted(players[2], 2 * big)
-            hand._on_straddle(straddle)
-            events.append(straddle)
+        straddles = rules.straddle if straddle is None else straddle and rules.straddle
+        if straddles and len(players) >= 3 and stacks[players[2]] >= 2 * big:  # a full straddle or none
+            posted = StraddlePosted(players[2], 2 * big)
+            hand._on_straddle(posted)
+            events.append(posted)
         if hand._to_act is None:
             hand._progress()
         return hand

@@ -35,6 +35,7 @@ from .commands import (
     ShowCards,
     ShowOrMuck,
     Silence,
+    Straddle,
     TableOptions,
     TimeOut,
 )
@@ -48,7 +49,7 @@ __all__ = [
     "Act", "AddBot", "AdjustStack", "AnswerRuns", "AnswerSeat", "Away", "Back", "BuyChips", "ChangeRules", "Command",
     "Configure", "Deal", "DeleteChat", "EndMatch", "HandHost", "Join", "Leave", "NameCohost", "Open", "Pause",
     "Phase", "Rematch", "RemoveBot", "RemovePlayer", "Resume", "SeatState", "SetCoach", "SetOptions", "ShowCards",
-    "ShowOrMuck", "Silence", "TableError", "TableEvent", "TableOptions", "TableState", "TimeOut", "chips_conserved",
-    "decide", "event_from_json", "event_to_json", "evolve", "fold", "history", "legal_for", "table_view",
-    "visible_to",
+    "ShowOrMuck", "Silence", "Straddle", "TableError", "TableEvent", "TableOptions", "TableState", "TimeOut",
+    "chips_conserved", "decide", "event_from_json", "event_to_json", "evolve", "fold", "history", "legal_for",
+    "table_view", "visible_to",
 ]

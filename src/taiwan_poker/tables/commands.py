@@ -109,6 +109,14 @@ class RemoveBot(NamedTuple):
     seat: int
 
 
+class Straddle(NamedTuple):
+    """A player's straddle: ``next`` (the next hand they are under the gun in), ``always``, or ``off``; where the
+    table's option allows straddles."""
+
+    member: int
+    choice: str
+
+
 class SetCoach(NamedTuple):
     """The creator turns the coach on or off for everyone (between hands)."""
 
@@ -245,5 +253,5 @@ Command = (
     Open | Configure | Join | Leave | Act | TimeOut | Deal | EndMatch | Away | Back | Rematch | AddBot | RemoveBot
     | SetCoach
     | Pause | Resume | RemovePlayer | AdjustStack | ChangeRules | SetOptions | AnswerSeat | HandHost | NameCohost
-    | Silence | DeleteChat | BuyChips | AnswerRuns | ShowOrMuck | ShowCards
+    | Silence | DeleteChat | BuyChips | AnswerRuns | ShowOrMuck | ShowCards | Straddle
 )

@@ -156,6 +156,14 @@ class ChipsBought(NamedTuple):
     rebuy: bool
 
 
+class StraddleChosen(NamedTuple):
+    """A player chose to straddle (``next``: the next hand they are under the gun in; ``always``) or not
+    (``off``); said aloud, as at a real table."""
+
+    member: int
+    choice: str
+
+
 class PlayerSilenced(NamedTuple):
     """The host silenced (``on``) ``member`` at the table's chat, or let them talk again; a spectator is named
     by ``name`` and the chat ``line`` they were silenced for (a player by their seat)."""
@@ -200,7 +208,7 @@ TableEvent = (
     TableOpened | SettingsChanged | PlayerSat | PlayerLeft | PlayerAway | PlayerBack | HandEvent | MatchEnded
     | RematchOpened | CoachSet | TimeBankUsed | TablePaused | TableResumed | StackAdjusted | RulesChanged
     | OptionsSet | SeatRequested | SeatAnswered | HostChanged | CohostSet | ChipsBought | PlayerSilenced
-    | ChatDeleted
+    | ChatDeleted | StraddleChosen
 )
 
 TYPE_NAMES: dict[type[Any], str] = {
@@ -211,7 +219,7 @@ TYPE_NAMES: dict[type[Any], str] = {
     StackAdjusted: "stack_adjusted", RulesChanged: "rules_changed", OptionsSet: "options_set",
     SeatRequested: "seat_requested", SeatAnswered: "seat_answered", HostChanged: "host_changed",
     CohostSet: "cohost_set", ChipsBought: "chips_bought", PlayerSilenced: "player_silenced",
-    ChatDeleted: "chat_deleted",
+    ChatDeleted: "chat_deleted", StraddleChosen: "straddle_chosen",
 }
 AUDIENCE: dict[type[Any], Audience | None] = {  # None: the inner hand event's audience decides
     TableOpened: Audience.EVERYONE, SettingsChanged: Audience.EVERYONE, PlayerSat: Audience.EVERYONE,
@@ -222,6 +230,7 @@ AUDIENCE: dict[type[Any], Audience | None] = {  # None: the inner hand event's a
     SeatRequested: Audience.EVERYONE, SeatAnswered: Audience.EVERYONE, HostChanged: Audience.EVERYONE,
     CohostSet: Audience.EVERYONE, ChipsBought: Audience.EVERYONE, PlayerSilenced: Audience.EVERYONE,
     ChatDeleted: Audience.EVERYONE,  # that a message was deleted, and by whom; never its text
+    StraddleChosen: Audience.EVERYONE,
 }
 HOST_LOG: tuple[type[Any], ...] = (  # the events of the table's log every player can read (who did what)
     TablePaused, TableResumed, StackAdjusted, RulesChanged, OptionsSet, SeatRequested, SeatAnswered, HostChanged,

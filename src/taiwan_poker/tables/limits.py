@@ -33,6 +33,7 @@ NEXT_HAND_SECONDS = 6  # the showdown stays on the table this long before the se
 REBUY_WAIT_SECONDS = 60  # a table that goes on only if a busted player rebuys waits this long, then the match ends
 AWAY_AFTER_TIMEOUTS = 2  # time-outs in a row that mark a player away
 MAX_CHIPS = 10**9  # the largest amount a move may name
+STRADDLE_CHOICES = ("next", "always", "off")  # a player's straddle: the next hand under the gun, every one, none
 STACK_CONFIRM_TIMES = 10  # a stack set above this many starting stacks needs the host's own confirmation
 BOT_LEVELS = ("beginner", "solid", "strong")  # the levels a table offers (their play lives in taiwan_poker.bots)
 DEFAULT_BOT_LEVEL = "solid"

@@ -33,7 +33,7 @@ from typing import Any
 
 from ..cards import RandomSource
 from ..rules.actions import ActionKind, IllegalActionError
-from ..rules.events import ActionTaken, CardsShown, HandEnded, HandStarted
+from ..rules.events import ActionTaken, CardsShown, HandEnded, HandStarted, StraddlePosted
 from ..rules.hand import RUNS, Hand
 from ..rules.pots import clockwise_after
 from . import ledger
@@ -67,6 +67,7 @@ from .commands import (
     ShowCards,
     ShowOrMuck,
     Silence,
+    Straddle,
     TableOptions,
     TimeOut,
 )
@@ -92,13 +93,14 @@ from .events import (
     SeatRequested,
     SettingsChanged,
     StackAdjusted,
+    StraddleChosen,
     TableEvent,
     TableOpened,
     TablePaused,
     TableResumed,
     TimeBankUsed,
 )
-from .limits import AWAY_AFTER_TIMEOUTS, BOT_LEVELS, SEATS, STACK, STACK_CONFIRM_TIMES
+from .limits import AWAY_AFTER_TIMEOUTS, BOT_LEVELS, SEATS, STACK, STACK_CONFIRM_TIMES, STRADDLE_CHOICES
 from .state import Departed, LogItem, SeatRequest, SeatState, TableState
 
 # --- evolve -----------------------------------------------------------------------------------------------------
@@ -215,6 +217,12 @@ def _evolve_host(state: TableState, event: TableEvent) -> TableState | None:
         return replace(state, silenced=state.silenced | {event.member} if event.on else state.silenced - {event.member})
     if isinstance(event, ChatDeleted):
         return state
+    if isinstance(event, StraddleChosen):
+        member = frozenset({event.member})
+        return replace(state, straddle_next=state.straddle_next - member | (member if event.choice == "next" else
+                                                                            frozenset()),
+                       straddle_always=state.straddle_always - member | (member if event.choice == "always" else
+                                                                         frozenset()))
     return None
 
 
@@ -231,6 +239,10 @@ def _evolve_hand(state: TableState, event: HandEvent) -> TableState:
     hand = current.fork()
     hand.apply(inner)
     state = replace(state, hands=(*state.hands[:-1], hand))
+    if isinstance(inner, StraddlePosted):  # a straddle for the next hand is used up
+        occupant = state.seats[inner.seat]
+        if occupant is not None:
+            state = replace(state, straddle_next=state.straddle_next - {occupant.member})
     if isinstance(inner, ActionTaken):
         seat = state.seats[inner.seat]
         if seat is not None:
@@ -628,6 +640,21 @@ def _name_cohost(state: TableState, command: NameCohost, rng: RandomSource | Non
     return [CohostSet(member, bool(command.on), command.member)]
 
 
+def _straddle(state: TableState, command: Straddle, rng: RandomSource | None) -> list[TableEvent]:
+    """A player's straddle: for the next hand they are under the gun in, always, or off (the table allows it)."""
+    seat = _seated(state, command.member)
+    occupant = state.seats[seat]
+    if not state.rules.straddle:
+        raise TableError("this table plays without straddles", code="no_straddle")
+    if command.choice not in STRADDLE_CHOICES:
+        raise TableError("a straddle is next, always or off", code="bad_option", option="choice")
+    if state.over:
+        raise TableError("this match is over", code="match_over")
+    member = occupant.member if occupant is not None else command.member
+    now = "always" if member in state.straddle_always else "next" if member in state.straddle_next else "off"
+    return [] if now == command.choice else [StraddleChosen(member, command.choice)]
+
+
 def _silence(state: TableState, command: Silence, rng: RandomSource | None) -> list[TableEvent]:
     """Silence a player (by seat) or a spectator (by a chat line of theirs, looked up by the shell)."""
     _host(state, command.member)
@@ -712,7 +739,7 @@ HANDLERS: dict[type[Any], Handler] = {  # every command but Open, which starts a
     Pause: _pause, Resume: _resume, RemovePlayer: _remove_player, AdjustStack: _adjust_stack,
     ChangeRules: _change_rules, SetOptions: _set_options, AnswerSeat: _answer_seat, HandHost: _hand_host,
     NameCohost: _name_cohost, Silence: _silence, DeleteChat: _delete_chat, BuyChips: _buy_chips,
-    AnswerRuns: _answer_runs, ShowOrMuck: _show_or_muck, ShowCards: _show_cards,
+    AnswerRuns: _answer_runs, ShowOrMuck: _show_or_muck, ShowCards: _show_cards, Straddle: _straddle,
 }
 
 
@@ -734,10 +761,32 @@ def _deal(state: TableState, member: int | None, rng: RandomSource | None) -> li
 
 def _start_hand(state: TableState, rng: RandomSource | None) -> Hand:
     stacks = [s.stack if s is not None else 0 for s in state.seats]
+    button = _next_button(state, stacks)
+    utg = under_the_gun(button, stacks)
+    occupant = state.seats[utg] if utg is not None else None
+    straddle = occupant is not None and occupant.member in state.straddle_next | state.straddle_always
+    return Hand.start(state.rules, stacks, button, rng=rng, hand_no=len(state.hands) + 1, straddle=straddle)
+
+
+def _next_button(state: TableState, stacks: Sequence[int]) -> int:
     last = state.hand
-    button = next(i for i, chips in enumerate(stacks) if chips > 0) if last is None else next_button(last.bb_seat,
-                                                                                                  stacks)
-    return Hand.start(state.rules, stacks, button, rng=rng, hand_no=len(state.hands) + 1)
+    return next(i for i, chips in enumerate(stacks) if chips > 0) if last is None else next_button(last.bb_seat,
+                                                                                                   stacks)
+
+
+def under_the_gun(button: int, stacks: Sequence[int]) -> int | None:
+    """The seat under the gun (the straddler's) in a hand dealt from ``button``: the third player with chips
+    clockwise after it; None heads-up (no straddle there)."""
+    players = [s for s in clockwise_after(button, len(stacks)) if stacks[s] > 0]
+    return players[2] if len(players) >= 3 else None
+
+
+def next_under_the_gun(state: TableState) -> int | None:
+    """The seat under the gun in the next hand, were it dealt now (None: no hand to deal, or heads-up)."""
+    stacks = [s.stack if s is not None else 0 for s in state.seats]
+    if sum(1 for chips in stacks if chips > 0) < 3:
+        return None
+    return under_the_gun(_next_button(state, stacks), stacks)
 
 
 def next_button(last_big_blind: int, stacks: Sequence[int]) -> int:

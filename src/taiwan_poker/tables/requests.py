@@ -32,6 +32,7 @@ from .commands import (
     ShowCards,
     ShowOrMuck,
     Silence,
+    Straddle,
 )
 from .errors import TableError
 from .limits import MAX_CHIPS
@@ -89,6 +90,7 @@ REQUESTS: dict[str, Callable[[int, dict[str, Any], TableState], Command]] = {
     "runs": lambda m, b, s: AnswerRuns(m, _flag(b, "agree")),
     "showdown": lambda m, b, s: ShowOrMuck(m, _flag(b, "show")),
     "show": lambda m, b, s: ShowCards(m, _cards(b)),
+    "straddle": lambda m, b, s: Straddle(m, str(b.get("choice"))),
 }
 
 

@@ -111,6 +111,8 @@ class TableState:
     adjusted: int = 0  # chips the host's stack adjustments added (negative: took away)
     log: tuple[LogItem, ...] = ()  # the host's actions and the table's chip and seat events, by version
     accounts: tuple[Account, ...] = ()  # the books: one per player who ever sat, in the order they first sat
+    straddle_next: frozenset[int] = frozenset()  # members who straddle the next hand they are under the gun in
+    straddle_always: frozenset[int] = frozenset()  # members who straddle whenever they are under the gun
 
     @property
     def chips_entered(self) -> int:

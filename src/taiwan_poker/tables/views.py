@@ -31,7 +31,7 @@ from .events import (
     StackAdjusted,
 )
 from .ledger import ledger
-from .machine import legal_for
+from .machine import legal_for, next_under_the_gun
 from .state import LogItem, Phase, TableState
 
 LOG_IN_VIEW = 50  # the newest entries of the table's log in every view (all of them: GET .../log)
@@ -242,7 +242,7 @@ def public_table_view(state: TableState) -> dict[str, Any]:
 
 
 SEAT_KEYS = ("you", "spectator", "creator", "left_match", "busted", "host", "cohost", "requested", "silenced",
-             "may_buy")
+             "may_buy", "straddle")
 """The top-level keys of a view that differ by viewer (the rest is :func:`public_table_view`, and the hand's own
 part :func:`seat_fields` returns apart)."""
 
@@ -263,6 +263,7 @@ def seat_fields(state: TableState, member: int | None) -> tuple[dict[str, Any], 
         "requested": seat is None and member is not None and state.request_of(member) is not None,
         "silenced": member is not None and member in state.silenced,
         "may_buy": may_buy(state, seat),
+        "straddle": straddle_of(state, member, seat),
     }
     private: dict[str, Any] = {}
     hand = state.hand
@@ -288,6 +289,16 @@ def table_view(state: TableState, member: int | None, public: dict[str, Any] | N
     if private and out["hand"] is not None:
         out["hand"] = {**out["hand"], **private}
     return out
+
+
+def straddle_of(state: TableState, member: int | None, seat: int | None) -> dict[str, Any] | None:
+    """A seated player's straddle where the table allows straddles: their choice (``next``, ``always`` or
+    ``off``) and whether they are under the gun in the next hand (``utg_next``, between hands)."""
+    occupant = state.seats[seat] if seat is not None else None
+    if occupant is None or member is None or occupant.bot is not None or not state.rules.straddle or state.over:
+        return None
+    choice = "always" if member in state.straddle_always else "next" if member in state.straddle_next else "off"
+    return {"choice": choice, "utg_next": not state.hand_running and next_under_the_gun(state) == seat}
 
 
 def may_buy(state: TableState, seat: int | None) -> int:

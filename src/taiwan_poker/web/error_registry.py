@@ -45,6 +45,7 @@ STATUS: dict[str, int] = {
     "chat_not_found": NOT_FOUND, "host_paused": CONFLICT, "empty_seat": CONFLICT, "not_removable": CONFLICT,
     "bot_seat": CONFLICT, "no_rebuys": CONFLICT, "no_topup": CONFLICT, "table_not_started": CONFLICT,
     "seat_taken": CONFLICT, "no_show": CONFLICT, "cohost_stack": FORBIDDEN, "stack_confirm": CONFLICT,
+    "no_straddle": CONFLICT,
     # limits
     "body_too_large": TOO_LARGE, "rate_limited": TOO_MANY, "request_timeout": 408,
     "signin_busy": UNAVAILABLE, "guests_full": UNAVAILABLE, "calc_busy": UNAVAILABLE,

@@ -27,6 +27,7 @@ from ..tables.limits import (
     DEFAULT_TIME_BANK,
     MAX_CHIPS,
     STACK_CONFIRM_TIMES,
+    STRADDLE_CHOICES,
 )
 from ..tables.views import table_ledger
 from ..tables.views import table_log as log_of
@@ -440,6 +441,18 @@ def _choice(request: Request, code: str, member: Member, kind: str, body: dict[s
     out = services(request)[2].request(code, member, kind, body, version)
     assert isinstance(out, ActResult)
     return out
+
+
+class StraddleIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    choice: StrictStr = Field(description="next: the next hand you are under the gun in; always; off",
+                              json_schema_extra={"enum": list(STRADDLE_CHOICES)})
+
+
+@router.post("/api/rooms/{code}/straddle", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
+def straddle(request: Request, code: str, body: StraddleIn, member: MemberDep) -> dict[str, Any]:
+    """Your straddle, where the table allows straddles: the next hand you are under the gun in, always, or off."""
+    return _request(request, code, member, "straddle", {"choice": body.choice})
 
 
 @router.post("/api/rooms/{code}/show", tags=["rooms"], dependencies=[Csrf, rate_limit("action")])

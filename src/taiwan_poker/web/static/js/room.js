@@ -896,6 +896,17 @@ function draw() {
   $("back-btn").disabled = busy;
   $("away-btn").hidden = !(me && !me.away && !over);
   $("away-btn").disabled = busy;
+  // your straddle (where the table allows them); under the gun next hand, the box asks
+  const straddle = s.straddle;
+  $("straddle-box").hidden = !straddle;
+  if (straddle) {
+    $("straddle-box").classList.toggle("due", straddle.utg_next && straddle.choice === "off");
+    $("straddle-label").textContent = t(straddle.utg_next ? "room.straddle_label_utg" : "room.straddle_label");
+    $("straddle-box").querySelectorAll("button").forEach((b) => {
+      b.setAttribute("aria-pressed", b.dataset.choice === straddle.choice ? "true" : "false");
+      b.disabled = busy;
+    });
+  }
   $("bot-box").hidden = !(canManageBots() && seated.length < s.seats);
   $("bot-add").disabled = busy;
   drawSettings();
@@ -1162,6 +1173,10 @@ $("table").addEventListener("click", (ev) => {
   send(`/bots/${encodeURIComponent(btn.dataset.seat)}`, undefined, "DELETE");
 });
 $("away-btn").addEventListener("click", () => send("/away"));
+$("straddle-box").addEventListener("click", (ev) => {
+  const b = ev.target.closest("button[data-choice]");
+  if (b) send("/straddle", { choice: b.dataset.choice });
+});
 $("out-watch").addEventListener("click", () => { watching = true; draw(); });
 $("back-btn").addEventListener("click", () => send("/back"));
 $("rematch-btn").addEventListener("click", async () => {
