@@ -14,8 +14,8 @@ under the sticky header). One server and one browser serve the module; each test
   show-or-muck choice (the player asked and the other), run it twice (asked, and agreed while the other decides),
   the match over (the winner and a spectator).
 
-Screenshots ``test-output/screenshots/a11y-<page or state>-<lang>-<width>.png`` at 360 and 1280 px (whole pages;
-the room's view); every violation found is written to ``test-output/a11y-report.json`` whatever the outcome.
+Screenshots ``test-output/screenshots/a11y-<page or state>-<lang>-<width>.png`` at 360 and 1280 px (whole pages);
+every violation found is written to ``test-output/a11y-report.json`` whatever the outcome.
 """
 
 from __future__ import annotations
@@ -55,8 +55,7 @@ class Audit:
         self.found: list[dict[str, Any]] = []
         self.checked: list[str] = []
 
-    def run(self, page: Any, name: str, lang: str, prepare: Callable[[Any], None] | None = None,
-            full_page: bool = True) -> None:
+    def run(self, page: Any, name: str, lang: str, prepare: Callable[[Any], None] | None = None) -> None:
         """Audit the open page at every width (``prepare`` redone after each resize: a panel opened, say)."""
         for size, (w, h) in SIZES.items():
             page.set_viewport_size({"width": w, "height": h})
@@ -69,7 +68,7 @@ class Audit:
             if size in SHOT_SIZES:
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(SCREENSHOTS / f"a11y-{name}-{LANG_TAG[lang]}-{size}.png"),
-                                full_page=full_page, animations="disabled")
+                                full_page=True, animations="disabled")
 
     def assert_none(self) -> None:
         """Writes the report, then fails with every violation by rule and the first forty in full."""
@@ -99,7 +98,7 @@ def test_every_state_of_the_room_has_no_axe_violation(table: Table, lang: str) -
     audit = Audit(f"room-{lang}")
     for state in reach_states(table).values():
         state.member.open_room(lang, state.frozen)
-        audit.run(state.member.page, state.name, lang, state.prepare, full_page=False)
+        audit.run(state.member.page, state.name, lang, state.prepare)
     assert len(audit.checked) == 12 * len(SIZES)
     audit.assert_none()
 
