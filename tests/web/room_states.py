@@ -4,7 +4,8 @@ A heads-up table of Alice (its host) and Bob with run it twice, show or muck and
 ``reach_states`` plays it through the API and keeps, for each state worth a look, the state as one reader's own
 view (``GET /api/rooms/{code}`` with that member's cookies). ``Member.open_room`` then draws the page from that
 copy: the state GET is answered from it and the socket's state pushes are dropped (its chat lines are passed on),
-so a choice's 10-second window, a clock or a deal cannot move the table on while the page is looked at.
+so a choice's 10-second window, a clock or a deal cannot move the table on while the page is looked at (the
+coach's advice, where kept, is answered from its copy too).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class Member:
         self.page.set_default_timeout(15_000)
         self.base, self.name, self.code = base, name, ""
         self.frozen: dict[str, Any] | None = None
+        self.frozen_coach: dict[str, Any] | None = None
         if name is not None:
             r = self.ctx.request.post(f"{base}/api/auth/local", data={"name": name},
                                       headers={"X-CSRF-Token": "signin"})
@@ -68,6 +70,9 @@ class Member:
         self.page.route(lambda url: url.split("?")[0] == state_url,
                         lambda route: route.fulfill(json=self.frozen) if self.frozen is not None
                         else route.continue_())
+        self.page.route(lambda url: url.split("?")[0] == f"{state_url}/coach",
+                        lambda route: route.fulfill(json=self.frozen_coach)
+                        if self.frozen_coach is not None and route.request.method == "GET" else route.continue_())
 
         def socket(ws: Any) -> None:
             server = ws.connect_to_server()
@@ -81,9 +86,9 @@ class Member:
 
         self.page.route_web_socket("**/ws/rooms/**", socket)
 
-    def open_room(self, lang: str, frozen: dict[str, Any]) -> None:
-        """The room page in ``lang``, drawn from ``frozen`` (after ``hold``)."""
-        self.frozen = frozen
+    def open_room(self, lang: str, frozen: dict[str, Any], coach: dict[str, Any] | None = None) -> None:
+        """The room page in ``lang``, drawn from ``frozen`` (after ``hold``), the coach answering ``coach``."""
+        self.frozen, self.frozen_coach = frozen, coach
         self.goto(lang, f"/rooms/{self.code}")
         self.page.wait_for_function(f"Number(document.getElementById('room').dataset.version) >= {frozen['version']}")
 
@@ -124,6 +129,7 @@ class Table:
             "spectator_chat": True})
         for m in self.everyone:
             m.code = made["code"]
+        self.before = {"alice": self.alice.state(), "dan": self.dan.state()}  # one seat of two taken
         self.bob.post("/join", {})
         wait_for(self.alice, lambda x: x["hand"] is not None)
         self.seats = {self.alice.state()["you"]: self.alice, self.bob.state()["you"]: self.bob}
@@ -169,11 +175,21 @@ def host_open(page: Any) -> None:
         page.click("#host-panel summary")
 
 
+def settings_open(page: Any) -> None:
+    if not page.eval_on_selector("#settings-box", "d => d.open"):
+        page.click("#settings-box summary")
+
+
+def coach_shown(page: Any) -> None:
+    page.wait_for_selector("#coach-body", state="visible")
+
+
 class RoomState(NamedTuple):
     name: str
     member: Member
     frozen: dict[str, Any]
     prepare: Callable[[Any], None] | None = None  # done on the page before each look (a panel opened)
+    coach: dict[str, Any] | None = None  # the coach's advice as it was
 
 
 def hand_over(s: dict[str, Any]) -> bool:
@@ -183,11 +199,13 @@ def hand_over(s: dict[str, Any]) -> bool:
 def reach_states(t: Table) -> dict[str, RoomState]:
     """Play the table through every state worth a look, keeping each as its reader's view.
 
+    ``room-before-deal`` (the host alone, the table's settings open), ``room-free-seat`` (a spectator who may sit),
     ``room-playing`` (the player to act), ``room-chat`` (the same, the chat open with three lines),
     ``room-host-panel``, ``room-waiting`` (the other player), ``room-spectator``; ``room-between-hands`` (a player
-    who folded, the hand over); ``room-show-choice`` and ``room-show-waiting`` (show or muck: the player asked and
-    the other); ``room-runs-choice`` and ``room-runs-answered`` (run it twice: asked, then agreed while the other
-    decides); ``room-match-over`` and ``room-over-spectator``.
+    who folded, the hand over); ``room-coach`` (the player to act, the coach on); ``room-paused-away`` (the host
+    paused the table, the player stepped away); ``room-show-choice`` and ``room-show-waiting`` (show or muck: the
+    player asked and the other); ``room-runs-choice`` and ``room-runs-answered`` (run it twice: asked, then agreed
+    while the other decides); ``room-match-over`` and ``room-over-spectator``.
     """
     for m in t.everyone:
         m.hold()
@@ -198,6 +216,8 @@ def reach_states(t: Table) -> dict[str, RoomState]:
     def keep(name: str, m: Member, prepare: Callable[[Any], None] | None = None) -> None:
         got[name] = RoomState(name, m, m.state(), prepare)
 
+    got["room-before-deal"] = RoomState("room-before-deal", t.alice, t.before["alice"], settings_open)
+    got["room-free-seat"] = RoomState("room-free-seat", t.dan, t.before["dan"])
     s = t.deal()
     actor = t.seats[s["hand"]["to_act"]]
     keep("room-playing", actor)
@@ -207,6 +227,18 @@ def reach_states(t: Table) -> dict[str, RoomState]:
     keep("room-spectator", t.dan, chat_open)
     t.play(lambda x: x["hand"]["complete"], lambda x: "fold")
     keep("room-between-hands", actor)
+    t.alice.post("/coach", {"on": True})  # between hands
+    s = t.deal()
+    actor = t.seats[s["hand"]["to_act"]]
+    got["room-coach"] = RoomState("room-coach", actor, actor.state(), coach_shown,
+                                  actor.call("GET", f"/api/rooms/{actor.code}/coach"))
+    t.play(lambda x: x["hand"]["complete"], lambda x: "fold")
+    t.alice.post("/coach", {"on": False})
+    t.alice.post("/pause")
+    t.bob.post("/away")
+    keep("room-paused-away", t.bob)
+    t.bob.post("/back")
+    t.alice.post("/resume")
 
     for _ in range(12):  # checked down until a showdown asks the losing hand to show or muck
         s = t.play(hand_over, passive)

@@ -49,7 +49,7 @@ def room(browser: Any, server: str) -> Iterator[dict[str, RoomState]]:
 def look(state: RoomState, lang: str, size: dict[str, int]) -> Any:
     page = state.member.page
     page.set_viewport_size(size)
-    state.member.open_room(lang, state.frozen)
+    state.member.open_room(lang, state.frozen, state.coach)
     if state.prepare is not None:
         state.prepare(page)
     settle(page)
