@@ -1,6 +1,7 @@
 """The states of a member table, reached through the API and held still for a browser to look at.
 
-A heads-up table of Alice (its host) and Bob with run it twice, show or muck and spectators' chat; Dan watches.
+A heads-up table of Alice (its host) and Bob with run it twice, show or muck and spectators' chat; Dan watches;
+Eve plays five bots at a six-seat table of her own.
 ``reach_states`` plays it through the API and keeps, for each state worth a look, the state as one reader's own
 view (``GET /api/rooms/{code}`` with that member's cookies). ``Member.open_room`` then draws the page from that
 copy: the state GET is answered from it and the socket's state pushes are dropped (its chat lines are passed on),
@@ -123,12 +124,14 @@ class Table:
         self.alice = Member(browser, base, "Alice 主")
         self.bob = Member(browser, base, "Bob")
         self.dan = Member(browser, base, "Dan")
-        self.everyone = [self.alice, self.bob, self.dan]
+        self.eve = Member(browser, base, "Eve")
+        self.everyone = [self.alice, self.bob, self.dan, self.eve]
         made = self.alice.call("POST", "/api/rooms", {
             "seats": 2, "decks": 2, "stack": 1000, "blinds": [10, 20], "run_twice": True, "show_or_muck": True,
             "spectator_chat": True})
-        for m in self.everyone:
+        for m in (self.alice, self.bob, self.dan):
             m.code = made["code"]
+        self.eve.code = self.eve.call("POST", "/api/rooms", {"seats": 6, "bots": 5, "level": "beginner"})["code"]
         self.before = {"alice": self.alice.state(), "dan": self.dan.state()}  # one seat of two taken
         self.bob.post("/join", {})
         wait_for(self.alice, lambda x: x["hand"] is not None)
@@ -199,19 +202,22 @@ def hand_over(s: dict[str, Any]) -> bool:
 def reach_states(t: Table) -> dict[str, RoomState]:
     """Play the table through every state worth a look, keeping each as its reader's view.
 
-    ``room-before-deal`` (the host alone, the table's settings open), ``room-free-seat`` (a spectator who may sit),
-    ``room-playing`` (the player to act), ``room-chat`` (the same, the chat open with three lines),
-    ``room-host-panel``, ``room-waiting`` (the other player), ``room-spectator``; ``room-between-hands`` (a player
-    who folded, the hand over); ``room-coach`` (the player to act, the coach on); ``room-paused-away`` (the host
-    paused the table, the player stepped away); ``room-show-choice`` and ``room-show-waiting`` (show or muck: the
-    player asked and the other); ``room-runs-choice`` and ``room-runs-answered`` (run it twice: asked, then agreed
-    while the other decides); ``room-match-over`` and ``room-over-spectator``.
+    ``room-bots`` (Eve to act against five bots), ``room-before-deal`` (the host alone, the table's settings open),
+    ``room-free-seat`` (a spectator who may sit), ``room-playing`` (the player to act), ``room-chat`` (the same, the
+    chat open with three lines), ``room-host-panel``, ``room-waiting`` (the other player), ``room-spectator``;
+    ``room-between-hands`` (a player who folded, the hand over); ``room-coach`` (the player to act, the coach on);
+    ``room-paused-away`` (the host paused the table, the player stepped away); ``room-show-choice`` and
+    ``room-show-waiting`` (show or muck: the player asked and the other); ``room-runs-choice`` and
+    ``room-runs-answered`` (run it twice: asked, then agreed while the other decides); ``room-match-over`` and
+    ``room-over-spectator``.
     """
     for m in t.everyone:
         m.hold()
     for m, text in ((t.alice, "你好"), (t.bob, "hello <b>all</b>"), (t.dan, "good luck")):
         m.post("/chat", {"text": text})
     got: dict[str, RoomState] = {}
+    eve = wait_for(t.eve, lambda x: x["hand"] is not None and x["hand"]["to_act"] == x["you"])
+    got["room-bots"] = RoomState("room-bots", t.eve, eve)
 
     def keep(name: str, m: Member, prepare: Callable[[Any], None] | None = None) -> None:
         got[name] = RoomState(name, m, m.state(), prepare)

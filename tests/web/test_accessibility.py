@@ -9,11 +9,12 @@ under the sticky header). One server and one browser serve the module; each test
 
 * The pages: home, rules, odds, calculators (an example loaded, an equity run), lab (a hand dealt), practice (an
   answer given), lobby, sign-in, my history, a table's history, a hand's replay, a shared replay and the error page.
-* The room (``room_states.reach_states``): the host alone before the first deal (the table's settings open), a
-  spectator who may sit, the player to act, the same with the chat open, the host with the host panel open, the
-  other player waiting, a spectator (chat open), a player between hands after folding, the player to act with the
-  coach's advice, a paused table to a player who stepped away, the show-or-muck choice (the player asked and the
-  other), run it twice (asked, and agreed while the other decides), the match over (the winner and a spectator).
+* The room (``room_states.reach_states``): a player to act against five bots at six seats, the host alone before the
+  first deal (the table's settings open), a spectator who may sit, the player to act, the same with the chat open,
+  the host with the host panel open, the other player waiting, a spectator (chat open), a player between hands after
+  folding, the player to act with the coach's advice, a paused table to a player who stepped away, the show-or-muck
+  choice (the player asked and the other), run it twice (asked, and agreed while the other decides), the match over
+  (the winner and a spectator).
 
 Screenshots ``test-output/screenshots/a11y-<page or state>-<lang>-<width>.png`` at 360 and 1280 px (whole pages);
 every violation found is written to ``test-output/a11y-report.json`` whatever the outcome.
@@ -101,7 +102,7 @@ def test_every_state_of_the_room_has_no_axe_violation(table: Table, lang: str) -
     for state in reach_states(table).values():
         state.member.open_room(lang, state.frozen, state.coach)
         audit.run(state.member.page, state.name, lang, state.prepare)
-    assert len(audit.checked) == 16 * len(SIZES)
+    assert len(audit.checked) == 17 * len(SIZES)
     audit.assert_none()
 
 
