@@ -217,7 +217,8 @@ def reach_states(t: Table) -> dict[str, RoomState]:
         m.post("/chat", {"text": text})
     got: dict[str, RoomState] = {}
     eve = wait_for(t.eve, lambda x: x["hand"] is not None and x["hand"]["to_act"] == x["you"])
-    got["room-bots"] = RoomState("room-bots", t.eve, eve)
+    got["room-bots"] = RoomState("room-bots", t.eve, eve, coach_shown,  # a table of bots has the coach on
+                                 t.eve.call("GET", f"/api/rooms/{t.eve.code}/coach"))
 
     def keep(name: str, m: Member, prepare: Callable[[Any], None] | None = None) -> None:
         got[name] = RoomState(name, m, m.state(), prepare)
