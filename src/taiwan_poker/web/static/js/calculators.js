@@ -30,8 +30,9 @@ function buildPicker() {
     const row = el("div", { class: "pick-row" });
     for (const r of RANKS) {
       const face = r + s;
-      const b = el("button", { type: "button", class: `pick s-${s}`, "data-face": face },
-        `${NAMES[r] || r}${SYM[s]}`, el("span", { class: "n", "aria-hidden": "true" }));
+      // the count already picked is drawn from data-n by the stylesheet: a status beside the card's name
+      const b = el("button", { type: "button", class: `pick s-${s}`, "data-face": face, "data-n": "" },
+        `${NAMES[r] || r}${SYM[s]}`);
       b.addEventListener("click", () => add(face));
       row.append(b);
     }
@@ -59,16 +60,17 @@ function drawGroups() {
       seen[face] = (seen[face] || 0) + 1;
       const c = faceCard(face, seen[face]);
       const b = renderCard(c, { size: "sm", button: true });
-      b.setAttribute("aria-label", t("calc.remove", { card: cardAria(c) }));
+      // the name starts with what the button shows (its rank, suit and deck), then says it in words
+      b.setAttribute("aria-label", t("calc.remove", { face: b.textContent, card: cardAria(c) }));
       b.addEventListener("click", () => { picked[g].splice(i, 1); refresh(); });
       return b;
     }));
   }
   document.querySelectorAll(".pick").forEach((b) => {
     const n = countOf(b.dataset.face);
-    b.querySelector(".n").textContent = n ? `×${n}` : "";
+    b.dataset.n = n ? `×${n}` : "";
     b.disabled = n >= decks();
-    b.setAttribute("aria-label", t("calc.add", { card: cardAria(faceCard(b.dataset.face, n + 1)) }));
+    b.setAttribute("aria-label", t("calc.add", { face: b.textContent, card: cardAria(faceCard(b.dataset.face, n + 1)) }));
   });
 }
 
@@ -93,6 +95,8 @@ async function refresh() {
     if (mine !== seq) return;
     $("outs-next").textContent = res.next_card.percent;
     $("outs-next-frac").textContent = `${res.formula_next}`;
+    // "at least one of the next two" only while two cards are still to come (not on a four- or five-card board)
+    $("outs-two-box").hidden = picked.board.length > 3;
     $("outs-two").textContent = res.two_cards.percent;
     $("outs-two-frac").textContent = res.formula_two;
     $("outs-known").textContent = res.known;

@@ -497,7 +497,8 @@ function handMessage() {
     return "";
   }
   if (!hand.complete) {
-    if (hand.pending) return ["runs", "show"].includes(myChoice()) ? "" : pendingText(hand.pending);  // yours: the bar asks
+    // a choice's window: said once, by the clock line under the board (or, when the choice is yours, by the bar)
+    if (hand.pending) return "";
     if (hand.to_act == null) return "";
     return hand.to_act === s.you ? t("room.your_turn") : t("room.their_turn", { name: nameOf(hand.to_act) ?? "?" });
   }
@@ -596,9 +597,8 @@ function drawClock() {
     const pending = s.hand.pending;  // a choice's window (run it twice, show or muck), on the server's clock
     let text;
     if (pending) {
-      const choice = myChoice();
-      text = choice && choice !== "answered" ? t("room.clock_you", { seconds: secs })
-        : t("room.choosing", { what: pendingText(pending), seconds: secs });
+      // yours to answer (or answered, the others still choosing): the choice bar says it, with its seconds
+      text = myChoice() ? "" : t("room.choosing", { what: pendingText(pending), seconds: secs });
     } else if (banking) text = mine ? t("room.bank_you", { seconds: secs }) : t("room.bank", { name, seconds: secs });
     else if (left > 0) text = mine ? t("room.clock_you", { seconds: secs }) : t("room.clock", { name, seconds: secs });
     else if (mine) text = t("room.clock_out_you");

@@ -72,7 +72,6 @@ function lineItem(line, s) {
     const to = line.to != null ? lines.get(line.to) : null;
     if (to) item.append(" ", el("span", { class: "chat-to small muted", text: t("room.chat_to", { name: to.name }) }));
   } else item.append(el("span", { class: "chat-text", text: line.text }));
-  if (line.audience === "everyone" && s.you != null) item.append(el("span", { class: "chat-aud small muted", text: t("room.chat_audience_everyone") }));
   const tools = el("span", { class: "chat-tools" });
   if (line.kind === "text" && writeState(s).ok) {
     tools.append(el("button", { type: "button", class: "chat-tool chat-react", "data-id": String(line.id),
@@ -106,6 +105,8 @@ export function drawChat(s) {
   panel.hidden = !show;
   if (!show) return;
   const can = writeState(s);
+  // a player is told once, above the lines, that the spectators read them too (the host's option)
+  $("chat-audience").hidden = !(s.you != null && s.options?.spectator_chat);
   $("chat-note").hidden = can.ok;
   $("chat-note").textContent = can.note;
   $("chat-form").hidden = !can.ok;

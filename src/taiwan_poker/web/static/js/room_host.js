@@ -115,7 +115,7 @@ function playerRow(p, s, live) {
     row.append(el("span", { class: "hp-stack" },
       el("input", { type: "text", inputmode: "numeric", autocomplete: "off", class: "hp-stack-input", "data-seat": String(p.seat),
         value: String(p.stack), "aria-label": t("room.stack_aria", { name: p.name }), disabled: live ? true : null }),
-      btn("hp-stack-set", t("room.stack_set"), t("room.stack_aria", { name: p.name }), { between: true })));
+      btn("hp-stack-set", t("room.stack_set"), t("room.stack_set_aria", { name: p.name }), { between: true })));
   }
   const acts = el("span", { class: "hp-actions" });
   if (!me && !p.host) acts.append(btn("hp-remove act-fold", t("room.remove"), t("room.remove_aria", { name: p.name }), { between: true }));
