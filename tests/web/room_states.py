@@ -183,6 +183,13 @@ def settings_open(page: Any) -> None:
         page.click("#settings-box summary")
 
 
+def books_open(page: Any) -> None:
+    """The table's books open, their table drawn (read from the server)."""
+    if not page.eval_on_selector("#books-panel", "d => d.open"):
+        page.click("#books-panel summary")
+    page.wait_for_selector("#books-body table")
+
+
 def coach_shown(page: Any) -> None:
     page.wait_for_selector("#coach-body", state="visible")
 
@@ -205,7 +212,8 @@ def reach_states(t: Table) -> dict[str, RoomState]:
     ``room-bots`` (Eve to act against five bots), ``room-before-deal`` (the host alone, the table's settings open),
     ``room-free-seat`` (a spectator who may sit), ``room-playing`` (the player to act), ``room-chat`` (the same, the
     chat open with three lines), ``room-host-panel``, ``room-waiting`` (the other player), ``room-spectator``;
-    ``room-between-hands`` (a player who folded, the hand over); ``room-coach`` (the player to act, the coach on);
+    ``room-between-hands`` (a player who folded, the hand over), ``room-books`` (the same, the books open);
+    ``room-coach`` (the player to act, the coach on);
     ``room-paused-away`` (the host paused the table, the player stepped away); ``room-show-choice`` and
     ``room-show-waiting`` (show or muck: the player asked and the other); ``room-runs-choice`` and
     ``room-runs-answered`` (run it twice: asked, then agreed while the other decides); ``room-match-over`` and
@@ -234,6 +242,7 @@ def reach_states(t: Table) -> dict[str, RoomState]:
     keep("room-spectator", t.dan, chat_open)
     t.play(lambda x: x["hand"]["complete"], lambda x: "fold")
     keep("room-between-hands", actor)
+    keep("room-books", actor, books_open)
     t.alice.post("/coach", {"on": True})  # between hands
     s = t.deal()
     actor = t.seats[s["hand"]["to_act"]]

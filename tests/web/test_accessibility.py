@@ -102,7 +102,7 @@ def test_every_state_of_the_room_has_no_axe_violation(table: Table, lang: str) -
     for state in reach_states(table).values():
         state.member.open_room(lang, state.frozen, state.coach)
         audit.run(state.member.page, state.name, lang, state.prepare)
-    assert len(audit.checked) == 17 * len(SIZES)
+    assert len(audit.checked) == 18 * len(SIZES)
     audit.assert_none()
 
 
