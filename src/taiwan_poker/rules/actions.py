@@ -132,6 +132,8 @@ class Legal(NamedTuple):
                     reason=f"{kind.value}_below_min", to=to, min_to=self.min_to, max_to=self.max_to,
                 )
             if to > self.max_to:
+                if to == self.allin_to and ActionKind.ALLIN in self.actions:
+                    return  # the whole stack, past what anyone can call: the all-in it is (the excess comes back)
                 raise IllegalActionError(
                     f"{kind.value} to {to} is above the maximum {kind.value} to {self.max_to}", legal=self,
                     reason=f"{kind.value}_above_max", to=to, min_to=self.min_to, max_to=self.max_to,
