@@ -150,6 +150,8 @@ def _open_room(a: Member, b: Member, *, via_link: bool = False, bank: int | None
         b.page.fill("#join-code", code.lower())
         b.page.click("#join-room")
         b.page.wait_for_url(f"**/rooms/{code}")
+        # the code opens the table; the member picks the empty seat on the oval (issue 45: a choice of seat)
+        b.page.click("#seat-1 .sit-btn")
     for m in (a, b):
         m.page.wait_for_selector("#room[data-status='playing']")
     return code

@@ -296,6 +296,7 @@ def test_three_players_create_deal_away_leave_and_finish(server: str, browser: A
         b.page.fill("#join-code", code)
         b.page.click("#join-room")
         b.page.wait_for_url(f"**/rooms/{code}")
+        b.page.click("#seat-1 .sit-btn")  # the code opens the table; B picks a seat on the oval (seat 2 of four)
         a.page.wait_for_selector("#deal-btn", state="visible")  # two seated: the creator may deal
         b.page.wait_for_selector("#room[data-status='waiting']")
         assert b.page.is_hidden("#deal-btn") and "桌主" in b.page.inner_text("#hand-message")

@@ -101,13 +101,11 @@ $("join-form")?.addEventListener("submit", async (ev) => {
   const btn = $("join-room");
   btn.disabled = true;
   try {
-    await memberApi(`/api/rooms/${encodeURIComponent(code)}/join`, { method: "POST", body: {} });
+    // the table opens and the member picks a seat there (an empty seat's button, or the first free one)
+    await memberApi(`/api/rooms/${encodeURIComponent(code)}`);
     location.assign(`/rooms/${encodeURIComponent(code)}`);
   } catch (e) {
-    if (e.code === "room_full") {  // taken seats: the table can still be watched
-      errorBox.replaceChildren(`${e.message} `, el("a", { href: `/rooms/${encodeURIComponent(code)}`, text: t("lobby.watch") }));
-      errorBox.hidden = false;
-    } else showMessage(errorBox, e);
+    showMessage(errorBox, e);
     btn.disabled = false;
   }
 });
