@@ -8,6 +8,7 @@ from .adjudicate_cmd import adjudicate_command
 from .eval_cmd import eval_command
 from .odds_cmd import odds_app
 from .serve_cmd import serve_command
+from .verify_cmd import verify_command
 
 app = typer.Typer(
     name="taiwan-poker",
@@ -20,6 +21,7 @@ app.command("eval")(eval_command)
 app.add_typer(odds_app, name="odds")
 app.command("serve")(serve_command)
 app.command("adjudicate")(adjudicate_command)
+app.command("verify")(verify_command)
 
 
 @app.callback()
