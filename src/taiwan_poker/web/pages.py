@@ -65,6 +65,11 @@ def odds_view(request: Request, decks: str = "2") -> HTMLResponse:
 def calculators_page(request: Request) -> HTMLResponse:
     return render(request, "calculators.html", "calculators")
 
+@router.get("/verify", response_class=HTMLResponse)
+def verify_page(request: Request) -> HTMLResponse:
+    """Check an exported hand's or match's cards against the shoe committed before the deal, in the browser."""
+    return render(request, "verify.html", "verify")
+
 @router.get("/lab", response_class=HTMLResponse)
 def lab_page(request: Request) -> HTMLResponse:
     return render(request, "lab.html", "lab")

@@ -30,7 +30,7 @@ PATHS = {"home": "/", "rules": "/rules", "odds": "/odds", "calculators": "/calcu
 # Keys the browser scripts need (the pages themselves render everything else on the server).
 JS_PREFIXES = ("js.", "card.", "rank.", "suit.", "street.", "category.", "error.", "target.", "lab.", "calc.",
                "practice.correct", "practice.wrong",
-               "practice.score", "drill.")
+               "practice.score", "drill.", "verify.")
 templates = Jinja2Templates(directory=HERE / "templates")
 templates.env.globals["card_aria"] = card_aria
 templates.env.globals["version"] = __version__
