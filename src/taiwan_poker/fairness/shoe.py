@@ -31,7 +31,7 @@ import struct
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..cards import CARDS_PER_DECK, Card, full_shoe
+from ..cards import CARDS_PER_DECK, Card, physical_cards
 from .drbg import HmacDrbg
 
 CHUNK = 1024  # bytes per generate call of the DRBGs
@@ -75,10 +75,10 @@ def _words(drbg: HmacDrbg) -> Iterator[int]:
         yield from _WORDS.unpack(block)
 
 
-def shuffled_shoe(decks: int, server_seed: bytes, hand_id: str, mix: bytes) -> list[Card]:
-    """The whole shoe in dealing order (position 0 is dealt first)."""
-    cards = full_shoe(decks)
-    n = len(cards)
+def shuffled_order(decks: int, server_seed: bytes, hand_id: str, mix: bytes) -> list[int]:
+    """The shoe in dealing order as card indices (``Card.index``; position 0 is dealt first)."""
+    n = CARDS_PER_DECK * decks
+    order = list(range(n))
     words = _words(HmacDrbg(server_seed, hand_id.encode("ascii"), mix))
     for i in range(n - 1):
         span = n - i
@@ -87,8 +87,14 @@ def shuffled_shoe(decks: int, server_seed: bytes, hand_id: str, mix: bytes) -> l
         while w >= limit:
             w = next(words)
         j = i + w % span
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def shuffled_shoe(decks: int, server_seed: bytes, hand_id: str, mix: bytes) -> list[Card]:
+    """The whole shoe in dealing order (position 0 is dealt first)."""
+    cards = physical_cards(decks)
+    return [cards[i] for i in shuffled_order(decks, server_seed, hand_id, mix)]
 
 
 def salts(server_seed: bytes, hand_id: str, count: int) -> list[bytes]:
