@@ -100,6 +100,7 @@ def test_the_books_add_up_a_rebuy_table_waits_and_the_host_ends_the_match(server
         alice.page.click("#host-panel > summary")
         alice.page.click("#end-btn")
         alice.wait("!document.getElementById('result').hidden")
+        alice.page.click("#result-books-box > summary")  # the banner keeps the table in view: the books fold
         alice.wait("document.querySelectorAll('#result-books tbody tr').length === 2")
         bob.wait("!document.getElementById('result').hidden")
         assert "Alice" in (bob.page.text_content("#result-text") or "")

@@ -1,5 +1,5 @@
 """An end for every match (issue 21), in Chromium against the real server: "you are out" with the ways on,
-removing a bot that holds chips asks first and says how many, a leaver is not offered the seat again, and the
+removing a bot that holds chips asks first and says how many, a leaver is told to ask the host to sit again, and the
 summary lists everyone who held chips (the leaver and the removed bot included) adding up to the chips that
 entered the table."""
 
@@ -72,7 +72,10 @@ def test_a_removed_bot_with_chips_and_a_leaver_are_in_the_summary_and_the_leaver
         assert _post(bob, f"/api/rooms/{code}/leave", {})["ok"]
         bob.page.goto(f"{server}/rooms/{code}")
         bob.page.wait_for_selector("#room[data-version]")
-        assert bob.page.is_hidden("#join-box"), "a player who left is not offered the seat again"
+        # a player who left may ask the host to sit again (a new buy-in), and the page says so (issue 45)
+        assert bob.page.is_visible("#join-box"), "a leaver is told how to come back"
+        assert "桌主" in (bob.page.text_content("#join-text") or ""), bob.page.text_content("#join-text")
+        assert (bob.page.text_content("#join-btn") or "").strip() == "請求入座"
         assert _post(alice, f"/api/rooms/{code}/leave", {})["ok"]  # the last member leaves: bots do not play on
         bob.page.wait_for_selector("#result", state="visible")
         text = bob.page.inner_text("#result-text")
