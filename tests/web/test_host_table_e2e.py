@@ -469,16 +469,19 @@ def test_a_home_game_through_every_control_of_the_hosts_table(server: str, brows
         assert row["removed"] is True and row["chips"] == carol_chips
         chips_add_up(s)
         carol.page.wait_for_selector("#spectator-note", state="visible")
-        assert carol.page.is_hidden("#join-box"), "a removed player does not sit again in this match"
+        # a removed player sits again only if the host lets them: the page offers to ask (a new buy-in)
+        carol.page.wait_for_selector("#join-box", state="visible")
+        assert "桌主" in (carol.page.text_content("#join-text") or "") and \
+            (carol.page.text_content("#join-btn") or "").strip() == "請求入座"
         seats = by_seat([alice, bob, dan])
         alice.page.click("#log-panel summary")
         log = alice.page.inner_text("#log-list")
-        for words in ("Alice 主 暫停了牌桌", "把座位 4 的籌碼從", "改為 30", "盲注 20/40", "讓座位 2 離桌",
+        for words in ("Alice 主 暫停了牌桌", "把 Bob（座位 4）的籌碼從", "改為 30", "盲注 20/40", "讓 Carol（座位 2）離桌",
                       "刪除了 Bob 的一則訊息", "禁止 Bob 發言", "Alice 主 讓 Dan 入座"):
             assert words in log, (words, log)
         alice.shot("host-panel", full=True)
         dan.page.click("#log-panel summary")
-        assert "Alice 主 set seat 4's stack from" in dan.page.inner_text("#log-list")
+        assert "Alice 主 set Bob's stack (seat 4) from" in dan.page.inner_text("#log-list")
         alice.page.click("#resume-btn")
         for p in (alice, bob, dan):
             p.page.wait_for_selector("#pause-box", state="hidden")
@@ -582,7 +585,7 @@ def test_a_home_game_through_every_control_of_the_hosts_table(server: str, brows
         assert s["match"]["rebought"] == 2000
         assert next(r for r in s["match"]["summary"] if r["name"] == "Bob")["rebuys"] == 1
         chips_add_up(s)
-        alice.wait("document.getElementById('log-list').textContent.includes('座位 4 重買 2,000 籌碼')")
+        alice.wait("document.getElementById('log-list').textContent.includes('Bob 重買 2,000 籌碼')")
 
         # --- the end: the others leave; the banner's summary adds up to every chip that entered --------------------
         for p in (bob, dan):
