@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 from taiwan_poker.cards import Card, parse_cards
-from taiwan_poker.coach.advice import advise_with_plan
-from taiwan_poker.history.review import SAMPLES, mark, review
+from taiwan_poker.coach.advice import advise, advise_with_plan
+from taiwan_poker.history.review import Verdict, Why, mark, review
 from taiwan_poker.odds.equity import equity
 from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
 from taiwan_poker.rules.actions import ALLIN, CALL, CHECK, FOLD
@@ -74,10 +73,11 @@ def test_preflop_marks_follow_the_strategys_probabilities() -> None:
     v = seat_view(hand, 1)
     plan = Strategy(((FOLD, 0.85), (CALL, 0.12), (Action(ActionKind.RAISE, 180), 0.03)), "tables", v.price(), None,
                     None, v.call_amount / v.pot)
-    assert mark(v, plan, FOLD) == ("good", 0.0, pytest.approx(0.85))  # the likeliest
-    assert mark(v, plan, CALL)[0] == "good"  # 12 %: at least 10 %
-    assert mark(v, plan, Action(ActionKind.RAISE, 180))[0] == "questionable"  # 3 %
-    assert mark(v, plan, ALLIN) == ("mistake", None, 0.0)  # never taken; no loss in chips before the flop
+    assert mark(v, plan, FOLD) == Verdict("good", Why.FIRST_CHOICE, 0.0, pytest.approx(0.85))  # the likeliest
+    assert mark(v, plan, CALL) == Verdict("good", Why.IN_MIX, None, pytest.approx(0.12))  # 12 %: at least 10 %
+    assert mark(v, plan, Action(ActionKind.RAISE, 180)) == Verdict("questionable", Why.RARELY, None,
+                                                                   pytest.approx(0.03))
+    assert mark(v, plan, ALLIN) == Verdict("mistake", Why.RARELY, None, 0.0)  # never taken; no loss in chips
 
 
 def test_postflop_marks_follow_the_expected_loss() -> None:
@@ -86,15 +86,16 @@ def test_postflop_marks_follow_the_expected_loss() -> None:
         kind, _, to = a.partition(" ")
         hand.act(Action(ActionKind(kind), int(to) if to else None))
     v = seat_view(hand, hand.to_act)
-    plan = strategy(v, random.Random(2))
+    plan = strategy(v)
     likeliest = plan.likeliest
-    assert mark(v, plan, likeliest)[:2] == ("good", 0.0)
+    assert mark(v, plan, likeliest) == Verdict("good", Why.FIRST_CHOICE, 0.0, plan.probability(v, likeliest))
     for action in (CHECK, Action(ActionKind.BET, 40), Action(ActionKind.BET, 120), ALLIN):
-        verdict, loss, p = mark(v, plan, action)
+        verdict = mark(v, plan, action)
+        loss, p = verdict.loss, verdict.probability
         assert loss is not None and loss >= 0
         expected = ("good" if p >= 0.2 or loss <= max(20, 0.05 * v.pot)
                     else "questionable" if loss <= max(60, 0.15 * v.pot) else "mistake")
-        assert verdict == expected, (action, loss, p)
+        assert verdict.mark == expected, (action, loss, p)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -112,10 +113,39 @@ def test_following_the_coachs_likeliest_action_is_never_a_mistake(seed: int) -> 
             assert seat is not None
             v = seat_view(hand, seat)
             if seat == 1:
-                _, plan = advise_with_plan(v, np.random.default_rng(seed * 1000 + len(hand.events)), SAMPLES)
+                _, plan = advise_with_plan(v)
                 hand.act(plan.likeliest, seat=seat)
             else:
                 hand.act(policy_of("beginner")(v, rng), seat=seat)
-        decisions, _ = review(hand, 1, seed=seed)
+        decisions, _ = review(hand, 1)
         assert decisions, "seat 1 made no decision"
         assert all(d.mark != "mistake" for d in decisions), [(d.action, d.suggestion, d.mark) for d in decisions]
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_the_review_reports_the_equity_and_strategy_the_coach_gave_at_each_decision(seed: int) -> None:
+    """At every decision of seat 1 the coach advises from the seat's view then (what the room sends live); the
+    review of the finished hand, replaying it to each decision, reports the very same equities, price, strategy
+    and suggestion: the same method with the same draws, seeded by the spot."""
+    from taiwan_poker.bots.levels import policy_of
+
+    rng = random.Random(seed)
+    postflop = 0
+    for n in range(3):
+        hand = Hand.start(RuleSet(decks=2 + n, seats=3, starting_stack=2000), [2000] * 3, n % 3,
+                          rng=random.Random(seed * 10 + n))
+        live = []
+        while not hand.complete:
+            seat = hand.to_act
+            assert seat is not None
+            v = seat_view(hand, seat)
+            if seat == 1:
+                a = advise(v)
+                live.append((a.equity_range, a.equity_random, a.price, a.mix, a.action))
+                postflop += v.street > 0
+                hand.act(CHECK if v.can(ActionKind.CHECK) else CALL, seat=seat)  # sees the flop where it can
+            else:
+                hand.act(policy_of("solid")(v, rng), seat=seat)
+        decisions, _ = review(hand, 1)
+        assert [(d.equity, d.equity_random, d.price, d.mix, d.suggestion) for d in decisions] == live
+    assert postflop, "no decision after the flop: the read ranges were never compared"

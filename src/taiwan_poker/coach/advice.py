@@ -8,15 +8,19 @@ actions; and the strongest strategy's distribution at this decision
 (:func:`taiwan_poker.strategy.policy.strategy`, the one the strong bots
 play), e.g. "raise to 60: 55 %, call: 45 %", its likeliest action being the
 suggestion, with the numbers it rests on.
+
+The advice at a decision is a function of that decision: the deals of the
+equity estimates come from a seed made of the spot (:func:`spot`), and the
+strategy's range read from one made of the hand's public line
+(:mod:`~taiwan_poker.strategy.seeding`).  So the review of the hand,
+replaying it to the same moment, reports the equity and the strategy the
+coach gave there.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
-
-import numpy as np
 
 from ..cards import Card
 from ..evaluate import HandValue, hand_value
@@ -27,6 +31,7 @@ from ..strategy.legal import action_key
 from ..strategy.policy import Strategy, strategy
 from ..strategy.reading import preflop_widths, read_range
 from ..strategy.seat import SeatView
+from ..strategy.seeding import generator_for
 from ..strategy.strength import preflop_rank
 
 SAMPLES = 3000  # deals per equity estimate: about ±1.8 % at 95 %
@@ -121,16 +126,24 @@ def improving_outs(v: SeatView) -> Outs | None:
     return Outs(unseen, len(v.known), tuple(groups))
 
 
-def advise(v: SeatView, rng: np.random.Generator, samples: int = SAMPLES) -> Advice:
+def spot(v: SeatView) -> tuple[object, ...]:
+    """The decision ``v`` is: every field of the view but the habits (what the table saw of the players in earlier
+    hands, which the strategy reads where it may)."""
+    return tuple(getattr(v, f.name) for f in fields(v) if f.name != "habits")
+
+
+def advise(v: SeatView, samples: int = SAMPLES) -> Advice:
     """Advice for the seat to act, from its view only."""
-    return advise_with_plan(v, rng, samples)[0]
+    return advise_with_plan(v, samples)[0]
 
 
-def advise_with_plan(v: SeatView, rng: np.random.Generator, samples: int = SAMPLES) -> tuple[Advice, Strategy]:
-    """The advice and the strategy behind it (the review marks decisions against it)."""
+def advise_with_plan(v: SeatView, samples: int = SAMPLES) -> tuple[Advice, Strategy]:
+    """The advice and the strategy behind it (the review marks decisions against it); the equity estimates draw
+    from a seed made of the spot (:mod:`~taiwan_poker.strategy.seeding`), the strategy is a function of the view."""
+    rng = generator_for(spot(v))
     opponents = v.opponents
     eq_random = equity(v.hole, v.board, v.burns, v.decks, [None] * len(opponents), samples, rng)
-    plan = strategy(v, random.Random(int(rng.integers(1 << 62))))
+    plan = strategy(v)
     if plan.equity is not None:
         eq_range = plan.equity
     else:  # before the flop with nothing to call: against the ranges the preflop actions suggest

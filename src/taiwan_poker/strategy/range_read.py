@@ -64,6 +64,7 @@ from .particles import (
 from .preflop import READ_FLOOR, PreflopLookupError, ranges_after
 from .preflop_seat import preflop_situation
 from .seat import SeatView
+from .seeding import generator_for
 from .strength import preflop_rank
 
 FLOOR = 0.03
@@ -236,17 +237,25 @@ def _habits_key(v: SeatView) -> tuple[object, ...]:
                  for h in v.habits)
 
 
-def _public_key(v: SeatView, street: int) -> tuple[object, ...]:
+def _public_line(v: SeatView, street: int) -> tuple[object, ...]:
+    """The hand's public line to the start of ``street``: the table, the board then, the actions before it."""
     return (v.decks, v.big_blind, v.button, v.start_stacks, v.straddle, v.board[: 2 + street] if street else (),
-            tuple(a for a in v.history if a.street < street), tuple(v.live_at(street)), _habits_key(v))
+            tuple(a for a in v.history if a.street < street), tuple(v.live_at(street)))
 
 
-def street_read(v: SeatView, street: int, rng: np.random.Generator) -> StreetRead:
-    """The public read at the start of ``street`` (1 flop .. 3 river), cached by the public line to it."""
+def _public_key(v: SeatView, street: int) -> tuple[object, ...]:
+    return (*_public_line(v, street), _habits_key(v))
+
+
+def street_read(v: SeatView, street: int) -> StreetRead:
+    """The public read at the start of ``street`` (1 flop .. 3 river), cached by the public line to it (and the
+    habits read) and drawn from a seed made of that line (:mod:`.seeding`): the same read whoever asks first, a
+    bot or the coach, and in the review of the hand later; reads of one line under other habits share its draws."""
     key = _public_key(v, street)
     hit = _cache.get(key)
     if hit is not None:
         return hit
+    rng = generator_for(_public_line(v, street))
     board = tuple(c.index for c in v.board[: 2 + street])
     seats = v.live_at(street)
     if street == 1:
@@ -256,7 +265,7 @@ def street_read(v: SeatView, street: int, rng: np.random.Generator) -> StreetRea
             if s not in ranges:
                 ranges[s] = sample_range(class_weights(v.decks), v.decks, board, rng)
     else:
-        prev = street_read(v, street - 1, rng)
+        prev = street_read(v, street - 1)
         tables = prev.tables
         weights = apply_actions(v, prev, street - 1)
         ranges = {s: prev.ranges[s].with_weights(weights[s]) for s in seats}
@@ -317,7 +326,7 @@ def decision_key(v: SeatView) -> tuple[object, ...]:
 _reads: LruMap[tuple[object, ...], HandRead] = LruMap(CACHE, clock=_no_clock)
 
 
-def hand_read(v: SeatView, rng: np.random.Generator) -> HandRead:
+def hand_read(v: SeatView) -> HandRead:
     """The read at ``v``'s decision after the flop: the street's read and the weights after its actions so far
     (cached by :func:`decision_key`: asking again for other hole cards at the same point costs nothing)."""
     if v.street < 1:
@@ -326,7 +335,7 @@ def hand_read(v: SeatView, rng: np.random.Generator) -> HandRead:
     hit = _reads.get(key)
     if hit is not None:
         return hit
-    read = street_read(v, v.street, rng)
+    read = street_read(v, v.street)
     weights = apply_actions(v, read, v.street)
     out = HandRead(read, {s: weights[s] for s in v.live if s in weights})
     _reads.put(key, out)
