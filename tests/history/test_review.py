@@ -15,6 +15,7 @@ from taiwan_poker.rules.actions import ALLIN, CALL, CHECK, FOLD
 from taiwan_poker.rules.ruleset import cards_needed
 from taiwan_poker.strategy.policy import Strategy, strategy
 from taiwan_poker.strategy.seat import seat_view
+from tests.strategy_caches import forget_strategy_caches
 
 
 def heads_up(button_hole: str, other_hole: str, board: str, burns: tuple[str, str] = ("2c", "3c")) -> Hand:
@@ -123,10 +124,12 @@ def test_following_the_coachs_likeliest_action_is_never_a_mistake(seed: int) -> 
 
 
 @pytest.mark.parametrize("seed", [5, 6])
-def test_the_review_reports_the_equity_and_strategy_the_coach_gave_at_each_decision(seed: int) -> None:
-    """At every decision of seat 1 the coach advises from the seat's view then (what the room sends live); the
-    review of the finished hand, replaying it to each decision, reports the very same equities, price, strategy
-    and suggestion: the same method with the same draws, seeded by the spot."""
+def test_the_review_reports_the_equity_and_strategy_the_coach_gave_at_each_decision(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At every decision of seat 1 the coach advises from the seat's view then (what the room sends live), among
+    strong bots that read the same public points first; the review of the finished hand, on a server that has
+    forgotten every read, replaying it to each decision, reports the very same equities, price, strategy and
+    suggestion: the same method with the same draws, seeded by the spot and the public line."""
     from taiwan_poker.bots.levels import policy_of
 
     rng = random.Random(seed)
@@ -145,7 +148,8 @@ def test_the_review_reports_the_equity_and_strategy_the_coach_gave_at_each_decis
                 postflop += v.street > 0
                 hand.act(CHECK if v.can(ActionKind.CHECK) else CALL, seat=seat)  # sees the flop where it can
             else:
-                hand.act(policy_of("solid")(v, rng), seat=seat)
+                hand.act(policy_of("strong")(v, rng), seat=seat)
+        forget_strategy_caches(monkeypatch)
         decisions, _ = review(hand, 1)
         assert [(d.equity, d.equity_random, d.price, d.mix, d.suggestion) for d in decisions] == live
     assert postflop, "no decision after the flop: the read ranges were never compared"

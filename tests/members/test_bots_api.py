@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
@@ -10,6 +11,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tests.members.conftest import client
+from tests.strategy_caches import forget_strategy_caches
 
 
 def st(c: TestClient, code: str) -> dict[str, Any]:
@@ -232,22 +234,14 @@ def test_the_coach_advises_at_a_bot_table_and_the_review_marks_each_decision(app
     assert all(d["action"] in ("check", "call") for d in body["decisions"])
 
 
-def forget_strategy_caches(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Empty the strategy's caches of reads, as a restarted server or another instance has them."""
-    from taiwan_poker.lru import LruMap
-    from taiwan_poker.strategy import postflop, range_read
-
-    for module, name in ((range_read, "_cache"), (range_read, "_reads"), (postflop, "_defences"),
-                         (postflop, "_range_eqs")):
-        monkeypatch.setattr(module, name, LruMap(8, clock=lambda: 0.0))
-
-
 def test_the_review_reports_the_equity_and_strategy_the_coach_gave_live_at_each_decision(
         app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 45, finding 9: the coach said 34.9 % live and the review 31.8 % for the same decision. Over several
     hands against the strong bot (the later ones read the habits the table saw), the review of each hand, asked of
     a server that remembers no read, reports decision by decision the very equities, price and strategy the coach
     sent live."""
+    seeds = iter(range(100_000))
+    app.state.rooms.rng_factory = lambda: random.Random(next(seeds))  # the same deals and bot moves every run
     a = client(app, "Alice")
     code = a.post("/api/rooms", json={"seats": 2, "bots": 1, "level": "strong"}).json()["code"]
     live: dict[int, list[dict[str, Any]]] = {}

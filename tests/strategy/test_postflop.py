@@ -490,3 +490,41 @@ def test_the_minimum_defence_against_a_big_bet_is_waived_for_a_bettor_who_showed
     base = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(25,) + (0,) * 11)
     assert top_folds(base) < 0.05
     assert top_folds(replace(base, big_strength=(30, 30 * 900, 0, 0, 0, 0))) > 0.5
+
+
+@pytest.mark.parametrize("seed", [0, 1, 3, 4, 6, 7])
+def test_the_read_at_a_streets_start_is_the_same_whoever_asks_and_whenever(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The read at the start of a street is public: cached by the public line and drawn from a seed made of it.
+    So it must not depend on who makes it first (their effective stack) or when on the street (after a fold):
+    a read made from any seat's view at any point of the street, with nothing remembered, is the same read.
+    Three to five seats of unequal stacks (a short one: its effective stack is not the others'), an open to
+    2.5 big blinds called all round (a line the solved tables read), then the strong level after the flop."""
+    from taiwan_poker.bots.levels import policy_of
+    from taiwan_poker.strategy.range_read import street_read
+    from tests.strategy_caches import forget_strategy_caches
+
+    rng = random.Random(seed)
+    seats = 3 + seed % 3
+    stacks = [400, *(rng.choice((1500, 2000, 4000)) for _ in range(seats - 1))]
+    hand = Hand.start(RuleSet(decks=2 + seed % 3, seats=seats), stacks, 0, rng=random.Random(seed))
+    views: dict[int, list[SeatView]] = {}
+    while not hand.complete:
+        v = seat_view(hand, hand.to_act)
+        if v.street:
+            views.setdefault(v.street, []).append(v)
+        if v.street == 0:
+            hand.act(Action(ActionKind.RAISE, 50) if v.current_bet == 20 else Action(ActionKind.CALL))
+        else:
+            hand.act(policy_of("strong")(v, rng))
+    askers = [v for street in views.values() for v in street]
+    assert len({v.seat for v in askers}) > 1, "one seat asked: nothing compared"
+    for street, seen in views.items():
+        reads = []
+        for v in seen:
+            forget_strategy_caches(monkeypatch)
+            r = street_read(v, street)
+            assert r.tables, "the solved tables read the line"
+            reads.append((sorted(r.ranges), [r.ranges[s].cards.tolist() for s in sorted(r.ranges)],
+                          [r.ranges[s].weights.tolist() for s in sorted(r.ranges)], r.runouts.cards.tolist()))
+        assert all(x == reads[0] for x in reads), f"street {street}: {[v.seat for v in seen]}"

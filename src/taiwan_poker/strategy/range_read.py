@@ -188,8 +188,8 @@ def _face(text: str) -> int:
     return RANKS.index(text[0]) * 4 + SUITS.index(text[1])
 
 
-def width_ranges(v: SeatView) -> dict[int, FloatArray]:
-    """Class distributions from how wide each live seat's preflop line is (the fallback of the tables)."""
+def width_ranges(v: SeatView, seats: tuple[int, ...]) -> dict[int, FloatArray]:
+    """Class distributions from how wide each of ``seats``' preflop line is (the fallback of the tables)."""
     rank = _class_rank(v.decks)
     prior = class_weights(max(2, v.decks)) if v.decks >= 2 else class_weights(1)
     raises = 0
@@ -203,27 +203,38 @@ def width_ranges(v: SeatView) -> dict[int, FloatArray]:
         elif a.effect is ActionKind.CALL:
             width[a.seat] = WIDTHS["limp"] if raises == 0 else WIDTHS["call"] if raises == 1 else WIDTHS["raise3"]
     out: dict[int, FloatArray] = {}
-    for s in v.live:
+    for s in seats:
         w = width.get(s, 1.0)
         dist = prior * np.where(rank <= w, 1.0, 0.04)
         out[s] = dist / dist.sum()
     return out
 
 
+def _read_depth(v: SeatView) -> float:
+    """The stack depth, in big blinds, at which the read looks the tables up: the effective stack of the two
+    deepest seats dealt in (public: not the asker's own effective stack)."""
+    starts = v.start_stacks or v.stacks
+    return sorted(starts[s] for s in v.dealt)[-2] / v.big_blind
+
+
 def preflop_ranges(v: SeatView) -> tuple[dict[int, FloatArray], bool]:
-    """Each live seat's class distribution at the flop: the tables' where they read the line, else widths."""
+    """The class distribution at the flop of each seat that saw it: the tables' where they read the line, else
+    widths.  Public, whoever asks and whenever: of the seats in at the flop (not those still in at the decision),
+    at the table's depth (not the asker's), so the read at a street's start is the same whichever seat makes it
+    at whichever point of the street (its cache and its seed take that for granted)."""
+    seats = v.live_at(1)
     sit = preflop_situation(v)
     if sit is not None:
         observed = {pos: h for seat, pos in sit.positions.items()
                     if (h := v.habits_of(seat)) is not None}
         try:
-            got = ranges_after(v.decks, sit.players, sit.stack_bb, sit.history, READ_FLOOR, observed)
-            by_seat = {seat: got[pos] for seat, pos in sit.positions.items() if pos in got and seat in v.live}
-            if set(by_seat) == set(v.live):
+            got = ranges_after(v.decks, sit.players, _read_depth(v), sit.history, READ_FLOOR, observed)
+            by_seat = {seat: got[pos] for seat, pos in sit.positions.items() if pos in got and seat in seats}
+            if set(by_seat) == set(seats):
                 return by_seat, True
         except PreflopLookupError:
             pass
-    return width_ranges(v), False
+    return width_ranges(v, seats), False
 
 
 def _street_pot(v: SeatView, street: int) -> int:
