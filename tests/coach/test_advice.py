@@ -67,9 +67,9 @@ def test_equity_against_a_random_hand_matches_the_exact_calculator() -> None:
 
 
 def test_the_suggestion_gives_its_reason_in_numbers() -> None:
-    assert reason(0.31, 0.2, 0.25, "postflop") == "equity 31% · price 20% · defend 75%"
-    assert reason(0.62, 0.0, 0.0, "postflop") == "equity 62%"
-    assert reason(0.45, 0.33, 0.5, "tables") == "equity 45% · price 33% · solved preflop"
+    assert reason(0.312, 0.2, 0.25, "postflop") == "equity 31.2% · price 20.0% · defend 75%"
+    assert reason(0.62, 0.0, 0.0, "postflop") == "equity 62.0%"
+    assert reason(0.45, 1 / 3, 0.5, "tables") == "equity 45.0% · price 33.3% · solved preflop"
 
 
 def test_the_suggestion_is_the_strategys_likeliest_action_with_its_distribution() -> None:

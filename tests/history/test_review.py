@@ -153,3 +153,44 @@ def test_the_review_reports_the_equity_and_strategy_the_coach_gave_at_each_decis
         decisions, _ = review(hand, 1)
         assert [(d.equity, d.equity_random, d.price, d.mix, d.suggestion) for d in decisions] == live
     assert postflop, "no decision after the flop: the read ranges were never compared"
+
+
+def test_a_good_mark_beside_chips_given_up_always_says_why() -> None:
+    """Issue 45, finding 9: "✓ Good" stood beside "gives up 44 chips". Seat 1 plays the beginner level (often off
+    the strategy) against the strong one: every good decision that gives up chips against the strategy is good for
+    a reason it states, inside the strategy's mix (taken often enough) or a loss within the tolerance; one with an
+    exact cost is the strategy's first choice (the cards went against it, not the decision)."""
+    from taiwan_poker.bots.levels import policy_of
+
+    rng = random.Random(7)
+    reasons: set[Why] = set()
+    for n in range(12):
+        hand = Hand.start(RuleSet(decks=2, seats=2, starting_stack=2000), [2000, 2000], n % 2,
+                          rng=random.Random(700 + n))
+        while not hand.complete:
+            seat = hand.to_act
+            assert seat is not None
+            hand.act(policy_of("beginner" if seat == 1 else "strong")(seat_view(hand, seat), rng), seat=seat)
+        for d in review(hand, 1)[0]:
+            assert d.to_json()["why"] == d.why.value
+            if d.mark == "good" and d.loss:
+                assert d.why in (Why.IN_MIX, Why.SMALL_LOSS), d
+                reasons.add(d.why)
+                if d.why is Why.IN_MIX:
+                    assert d.probability >= 0.2, d
+                else:
+                    assert d.loss <= max(d.big_blind, 0.05 * d.pot), d
+            if d.mark == "good" and d.cost:
+                assert d.why is Why.FIRST_CHOICE, d
+            if d.mark != "good":
+                assert d.why in (Why.RARELY, Why.BIG_LOSS, Why.EXACT_COST), d
+    assert reasons, "no good decision gave up chips: nothing was checked"
+
+
+def test_every_reason_for_a_mark_has_its_words_in_both_languages() -> None:
+    from taiwan_poker.web.i18n import catalogue
+
+    for lang in ("zh-TW", "en"):
+        words = catalogue(lang)
+        for key in [*(f"review.why.{w.value}" for w in Why), "review.why.first_choice_cost", "review.why_wrap"]:
+            assert words.get(key), (lang, key)

@@ -72,7 +72,7 @@ class Advice:
     equity_random: float
     equity_range: float
     action: str  # the strategy's likeliest: "fold", "check", "call", "bet", "raise" or "allin"
-    reason: str  # the numbers behind it, e.g. "equity 31 % > price 20 % → call"
+    reason: str  # the numbers behind it, e.g. "equity 31.2% · price 20.0% · defend 75%"
     mix: tuple[tuple[str, int | None, float], ...] = ()  # the strategy: (kind, street total or None, probability)
     alpha: float = 0.0  # the most of the range that may fold to the bet faced (minimum defence 1 − alpha)
 
@@ -172,10 +172,11 @@ def street_total(v: SeatView, action: Action) -> int | None:
 
 
 def reason(eq: float, price: float, alpha: float, source: str) -> str:
-    """The numbers the strategy rests on (the page translates the words around them)."""
-    parts = [f"equity {eq:.0%}"]
+    """The numbers the strategy rests on (the page translates the words around them); the equity and the price
+    to a tenth of a point, as the panel and the review show them."""
+    parts = [f"equity {eq:.1%}"]
     if price > 0:
-        parts.append(f"price {price:.0%}")
+        parts.append(f"price {price:.1%}")
     if alpha > 0 and source == "postflop":
         parts.append(f"defend {1 - alpha:.0%}")
     if source == "tables":
