@@ -23,7 +23,6 @@ import time
 import warnings
 from pathlib import Path
 
-import numpy as np
 from rich.console import Console
 from rich.table import Table
 
@@ -55,7 +54,7 @@ def core(points: int) -> list[float]:
             assert seat is not None
             view = seat_view(hand, seat)
             t0 = time.perf_counter()
-            advise(view, np.random.default_rng(len(times)))
+            advise(view)
             times.append(time.perf_counter() - t0)
             hand.act(policy_of("solid")(view, rng), seat=seat)
     return times

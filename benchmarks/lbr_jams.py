@@ -14,7 +14,6 @@ values: LBR would jam other hands against another answer.
 from __future__ import annotations
 
 import argparse
-import random
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -65,7 +64,7 @@ def run(decks: int, seed: int, deals: int) -> tuple[list[Jam], list[float], list
                 if (dist is None or view.street == 0 or last is None or last.seat != lbr_seat or not last.allin
                         or view.call_amount <= 0):
                     return
-                plan = strategy(view, random.Random(0))
+                plan = strategy(view)
                 true = showdown_share(hand, view.seat, np.random.default_rng(deal_seed))
                 jams.append(Jam(view.street, view.call_amount / view.pot, view.price(),
                                 view.call_amount / rules.big_blind, probability(dist, view, -1),

@@ -220,7 +220,7 @@ def test_the_coach_shows_the_strong_bots_own_distribution() -> None:
 
     for hole, line in (("AsAh", "raise 60"), ("9s8s", "raise 60"), ("7c2d", "raise 200")):
         v = seat_view(seat_hand(hole, line), 1)
-        advice = advise(v, np.random.default_rng(1), samples=500)
+        advice = advise(v, samples=500)
         mine = sorted(((a.kind.value, street_total(v, a), round(p, 4)) for a, p in strong.distribution(v,
                        random.Random(0)) if p >= 0.005), key=lambda m: -m[2])
         assert [(k, to, round(p, 4)) for k, to, p in advice.mix] == mine

@@ -52,7 +52,7 @@ def _facing_open_with_a_fold() -> tuple[SeatView, float]:
     for seed in range(200):
         hand = _hand(seed, ["raise 60"])
         v = seat_view(hand, hand.to_act)
-        fold_p = strategy(v, random.Random(0)).probability(v, Action(ActionKind.FOLD))
+        fold_p = strategy(v).probability(v, Action(ActionKind.FOLD))
         if fold_p > 0.9:
             return v, fold_p
     raise AssertionError("no folding hand found")
@@ -61,13 +61,13 @@ def _facing_open_with_a_fold() -> tuple[SeatView, float]:
 def test_the_strongest_level_reraises_an_opener_who_folds_to_reraises() -> None:
     v, fold_p = _facing_open_with_a_fold()
     bully = Habits(spots=(60, 0, 0), raises=(60, 0, 0), reraised=(50, 0), folded=(48, 0))
-    exploited = strategy(replace(v, habits=(bully, None)), random.Random(0))
+    exploited = strategy(replace(v, habits=(bully, None)))
     assert exploited.probability(v, Action(ActionKind.FOLD)) == 0.0
     reraise = [p for a, p in exploited.choices if a.kind in (ActionKind.RAISE, ActionKind.ALLIN)]
     assert sum(reraise) >= fold_p - 1e-9
     # an opener who never folds to a re-raise is not re-raised light: the tables' fold stands
     caller = Habits(spots=(60, 0, 0), raises=(60, 0, 0), reraised=(50, 0), folded=(0, 0))
-    sound = strategy(replace(v, habits=(caller, None)), random.Random(0))
+    sound = strategy(replace(v, habits=(caller, None)))
     assert sound.probability(v, Action(ActionKind.FOLD)) == fold_p
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from taiwan_poker.cards import parse_cards
@@ -62,20 +61,20 @@ def test_the_price_is_the_spec_pot_odds_example() -> None:
 def test_equity_against_a_random_hand_matches_the_exact_calculator() -> None:
     v = seat(["Ah", "Qh"], ["Jh", "8h", "4s", "2d"], ["7c"])
     exact = equity("AhQh", ["random"], board="Jh8h4s2d", decks=2, burn="7c", method="exact").players[0].equity
-    advice = advise(v, np.random.default_rng(3), samples=30_000)
+    advice = advise(v, samples=30_000)
     assert advice.equity_random == pytest.approx(exact, abs=0.01)
     assert advice.best == "high_card" and len(advice.best_cards) == 5
 
 
 def test_the_suggestion_gives_its_reason_in_numbers() -> None:
-    assert reason(0.31, 0.2, 0.25, "postflop") == "equity 31% · price 20% · defend 75%"
-    assert reason(0.62, 0.0, 0.0, "postflop") == "equity 62%"
-    assert reason(0.45, 0.33, 0.5, "tables") == "equity 45% · price 33% · solved preflop"
+    assert reason(0.312, 0.2, 0.25, "postflop") == "equity 31.2% · price 20.0% · defend 75%"
+    assert reason(0.62, 0.0, 0.0, "postflop") == "equity 62.0%"
+    assert reason(0.45, 1 / 3, 0.5, "tables") == "equity 45.0% · price 33.3% · solved preflop"
 
 
 def test_the_suggestion_is_the_strategys_likeliest_action_with_its_distribution() -> None:
     v = seat(["Ah", "Qh"], ["Jh", "8h", "4s", "2d"], ["7c"], pot=80, call=20)
-    advice = advise(v, np.random.default_rng(3), samples=2000)
+    advice = advise(v, samples=2000)
     assert advice.mix and advice.action == advice.mix[0][0]
     assert sum(p for _, _, p in advice.mix) == pytest.approx(1, abs=0.02)
     assert advice.to_json()["mix"][0]["action"] == advice.action

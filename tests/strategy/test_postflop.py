@@ -68,7 +68,7 @@ def test_the_strategy_is_a_distribution_of_legal_actions_at_every_street(seed: i
     if hand.complete:
         return
     v = seat_view(hand, hand.to_act)
-    plan = strategy(v, rng)
+    plan = strategy(v)
     assert plan.choices and sum(p for _, p in plan.choices) == pytest.approx(1.0)
     assert all(p >= 0 for _, p in plan.choices)
     keys = [action_key(v, a) for a, _ in plan.choices]
@@ -82,7 +82,7 @@ def test_a_hand_whose_equity_beats_the_price_is_never_folded(seed: int) -> None:
     for bet in ("bet 20", "bet 35", "bet 100", "bet 200"):
         hand = flop_spot(seed, bet)
         v = seat_view(hand, hand.to_act)
-        plan = strategy(v, random.Random(seed))
+        plan = strategy(v)
         fold = plan.probability(v, FOLD)
         assert plan.equity is not None and plan.situation is not None
         # heads-up the equity is against the bettor's range at its size as the one-bet game solved it (exact
@@ -103,12 +103,12 @@ def own_holdings(v: SeatView, sit: Situation) -> Iterator[tuple[SeatView, float]
 
 def own_range_folds(v: SeatView) -> tuple[float, float]:
     """The share of the seat's own range (as the strategy reads it) that the strategy folds here, and α."""
-    plan = strategy(v, random.Random(0))
+    plan = strategy(v)
     sit = plan.situation
     assert sit is not None
     folded = total = 0.0
     for other, w in own_holdings(v, sit):
-        folded += w * strategy(other, random.Random(0)).probability(other, FOLD)
+        folded += w * strategy(other).probability(other, FOLD)
         total += w
     return folded / total, sit.alpha
 
@@ -159,7 +159,7 @@ def test_how_far_the_solved_defence_answers_a_bet_follows_the_bettors_habits() -
 
     def solved(h: Habits | None) -> float:
         habits = tuple(h if s == bettor else None for s in range(len(v.stacks)))
-        sit = strategy(replace(v, habits=habits), random.Random(0)).situation
+        sit = strategy(replace(v, habits=habits)).situation
         assert sit is not None and sit.defence is not None
         return sit.solved
 
@@ -178,7 +178,7 @@ def test_the_coachs_fold_limit_is_the_one_the_strategy_plays_by() -> None:
     for h in (Habits(after_spots=(400, 0), after_raises=(80, 0)), None,
               Habits(after_spots=(400, 0), after_raises=(360, 0))):
         at = seen_as(v, h)
-        plan = strategy(at, random.Random(0))
+        plan = strategy(at)
         sit = plan.situation
         assert sit is not None and sit.defence is not None
         limits.append(plan.alpha)
@@ -204,13 +204,13 @@ def test_a_player_who_jams_often_is_called_by_every_hand_that_beats_the_price_ag
     plain, _ = own_range_folds(v)
     seen, _ = own_range_folds(at)
     assert seen < plain, (plain, seen)
-    sit = strategy(at, random.Random(0)).situation
+    sit = strategy(at).situation
     assert sit is not None and sit.floor_equity is not None
-    unknown = strategy(v, random.Random(0)).situation
+    unknown = strategy(v).situation
     assert unknown is not None and unknown.floor_equity is not None and unknown.floor_equity <= sit.floor_equity
     checked = 0
     for other, _ in own_holdings(at, sit):
-        plan = strategy(other, random.Random(0))
+        plan = strategy(other)
         assert plan.situation is not None and plan.situation.floor_equity is not None
         if plan.situation.floor_equity > plan.price:
             assert plan.probability(other, FOLD) == 0.0
@@ -232,12 +232,12 @@ def test_a_big_bettor_who_shows_down_weak_hands_is_read_as_jamming_with_anything
         return seen_as(v, h)
 
     value, wide = at((30, 30 * 850, 0, 0, 0, 0)), at((0, 0, 30, 30 * 500, 0, 0))
-    sv, sw = strategy(value, random.Random(0)).situation, strategy(wide, random.Random(0)).situation
+    sv, sw = strategy(value).situation, strategy(wide).situation
     assert sv is not None and sw is not None and sv.floor_equity is not None and sw.floor_equity is not None
     assert sw.floor_equity > sv.floor_equity + 0.02
     assert own_range_folds(wide)[0] < own_range_folds(value)[0] - 0.02
-    river = strategy(at((0, 0, 0, 0, 30, 30 * 500)), random.Random(0)).situation
-    unseen = strategy(at((0,) * 6), random.Random(0)).situation
+    river = strategy(at((0, 0, 0, 0, 30, 30 * 500))).situation
+    unseen = strategy(at((0,) * 6)).situation
     assert river is not None and unseen is not None and river.floor_equity == unseen.floor_equity
 
 
@@ -249,7 +249,7 @@ def test_out_of_position_strong_checks_more_of_its_best_hands_to_a_player_who_al
     v = seat_view(hand, hand.to_act)  # the big blind, first to act on the flop
     keen = Habits(after_spots=(200, 0), after_raises=(180, 0))
     seen = seen_as(v, keen)
-    sit = strategy(v, random.Random(0)).situation
+    sit = strategy(v).situation
     assert sit is not None
     mine = sit.read.street.ranges[v.seat]
     checks_plain = checks_keen = total = 0.0
@@ -258,8 +258,8 @@ def test_out_of_position_strong_checks_more_of_its_best_hands_to_a_player_who_al
             continue
         hole = (Card.from_index(int(a)), Card.from_index(int(b)))
         p, k = replace(v, hole=hole, burns=()), replace(seen, hole=hole, burns=())
-        checks_plain += w * strategy(p, random.Random(0)).probability(p, CHECK)
-        checks_keen += w * strategy(k, random.Random(0)).probability(k, CHECK)
+        checks_plain += w * strategy(p).probability(p, CHECK)
+        checks_keen += w * strategy(k).probability(k, CHECK)
         total += w
     assert total > 0 and checks_keen / total > checks_plain / total + 0.2, (checks_plain / total, checks_keen / total)
     # one that bets as often but never folds to a bet (a min-raiser, a maniac) is bet into, not checked to
@@ -270,7 +270,7 @@ def test_out_of_position_strong_checks_more_of_its_best_hands_to_a_player_who_al
 
 def _top_hands(sit_v: SeatView, top: float) -> list[tuple[Card, Card]]:
     """The holdings of the seat's own range (as read) in its strongest ``top`` share by range equity."""
-    sit = strategy(sit_v, random.Random(0)).situation
+    sit = strategy(sit_v).situation
     assert sit is not None
     mine = sit.read.street.ranges[sit_v.seat]
     edge = float(np.quantile(sit.range_equity, 1 - top))
@@ -290,8 +290,8 @@ def test_a_check_keeps_some_value_hands_against_a_player_who_folds_to_bets() -> 
     hands = _top_hands(v, 0.25)
     for hole in hands:
         p, n = replace(v, hole=hole, burns=()), replace(station, hole=hole, burns=())
-        plain += strategy(p, random.Random(0)).probability(p, CHECK)
-        never += strategy(n, random.Random(0)).probability(n, CHECK)
+        plain += strategy(p).probability(p, CHECK)
+        never += strategy(n).probability(n, CHECK)
     assert len(hands) > 10
     assert plain / len(hands) > never / len(hands) + 0.08, (plain / len(hands), never / len(hands))
 
@@ -307,7 +307,7 @@ def test_a_bet_of_many_pots_is_answered_by_the_price_not_the_minimum_defence() -
         assert v.call_amount / v.pot >= 0.95
         for hole in _top_hands(v, 0.1):
             h = replace(v, hole=hole, burns=())
-            plan = strategy(h, random.Random(0))
+            plan = strategy(h)
             sit = plan.situation
             assert sit is not None and plan.equity is not None
             fold = plan.probability(h, FOLD)
@@ -350,7 +350,7 @@ def test_a_turn_jam_of_a_few_pots_is_called_by_the_top_of_the_range_the_minimum_
         assert 0.82 < alpha < 0.9
         for hole in _top_hands(v, 0.25):
             h = replace(v, hole=hole, burns=())
-            plan = strategy(h, random.Random(0))
+            plan = strategy(h)
             assert plan.place is not None
             if plan.place > alpha + 0.08:
                 assert plan.probability(h, FOLD) < 0.05, (plan.place, plan.equity, plan.price)
@@ -384,11 +384,11 @@ def test_against_river_bets_that_win_their_showdowns_the_range_folds_more_but_ne
         more += value > none + 0.03
         for hole in _top_hands(at((40, 38)), 0.3):
             h = replace(at((40, 38)), hole=hole, burns=())
-            plan = strategy(h, random.Random(0))
+            plan = strategy(h)
             assert plan.place is not None
             if plan.place > alpha + 0.08:
                 assert plan.probability(h, FOLD) == pytest.approx(
-                    strategy(replace(at((0, 0)), hole=hole, burns=()), random.Random(0)).probability(h, FOLD),
+                    strategy(replace(at((0, 0)), hole=hole, burns=())).probability(h, FOLD),
                     abs=0.02)
     assert more >= 2
 
@@ -400,7 +400,7 @@ def test_out_of_position_the_top_of_the_range_checks_often_enough_to_guard_the_c
     hand = played(8, ("raise 50", "call"))
     v = seat_view(hand, hand.to_act)  # the big blind, first to act on the flop
     hands = _top_hands(v, 0.12)
-    checks = sum(strategy(h, random.Random(0)).probability(h, CHECK)
+    checks = sum(strategy(h).probability(h, CHECK)
                  for h in (replace(v, hole=hole, burns=()) for hole in hands)) / len(hands)
     assert len(hands) > 10
     assert checks > 0.28, checks
@@ -420,7 +420,7 @@ def test_a_river_overbet_is_answered_by_the_solved_game_whatever_the_bettors_hab
     def solved(actions: tuple[str, ...]) -> float:
         hand = played(3, actions)
         v = seen_as(seat_view(hand, hand.to_act), honest)
-        sit = strategy(v, random.Random(0)).situation
+        sit = strategy(v).situation
         assert sit is not None and sit.defence is not None
         return sit.solved
 
@@ -477,11 +477,11 @@ def test_the_minimum_defence_against_a_big_bet_is_waived_for_a_bettor_who_showed
 
     def top_folds(h: Habits) -> float:
         at = seen_as(v, h)
-        sit = strategy(at, random.Random(0)).situation
+        sit = strategy(at).situation
         assert sit is not None and 0.85 < sit.alpha < 0.93
         most = 0.0
         for other, _ in own_holdings(at, sit):
-            plan = strategy(other, random.Random(0))
+            plan = strategy(other)
             assert plan.place is not None
             if plan.place > 1 - (1 - sit.alpha) / 2:  # well inside the top 1 − α
                 most = max(most, plan.probability(other, FOLD))
@@ -490,3 +490,41 @@ def test_the_minimum_defence_against_a_big_bet_is_waived_for_a_bettor_who_showed
     base = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(25,) + (0,) * 11)
     assert top_folds(base) < 0.05
     assert top_folds(replace(base, big_strength=(30, 30 * 900, 0, 0, 0, 0))) > 0.5
+
+
+@pytest.mark.parametrize("seed", [0, 1, 3, 4, 6, 7])
+def test_the_read_at_a_streets_start_is_the_same_whoever_asks_and_whenever(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The read at the start of a street is public: cached by the public line and drawn from a seed made of it.
+    So it must not depend on who makes it first (their effective stack) or when on the street (after a fold):
+    a read made from any seat's view at any point of the street, with nothing remembered, is the same read.
+    Three to five seats of unequal stacks (a short one: its effective stack is not the others'), an open to
+    2.5 big blinds called all round (a line the solved tables read), then the strong level after the flop."""
+    from taiwan_poker.bots.levels import policy_of
+    from taiwan_poker.strategy.range_read import street_read
+    from tests.strategy_caches import forget_strategy_caches
+
+    rng = random.Random(seed)
+    seats = 3 + seed % 3
+    stacks = [400, *(rng.choice((1500, 2000, 4000)) for _ in range(seats - 1))]
+    hand = Hand.start(RuleSet(decks=2 + seed % 3, seats=seats), stacks, 0, rng=random.Random(seed))
+    views: dict[int, list[SeatView]] = {}
+    while not hand.complete:
+        v = seat_view(hand, hand.to_act)
+        if v.street:
+            views.setdefault(v.street, []).append(v)
+        if v.street == 0:
+            hand.act(Action(ActionKind.RAISE, 50) if v.current_bet == 20 else Action(ActionKind.CALL))
+        else:
+            hand.act(policy_of("strong")(v, rng))
+    askers = [v for street in views.values() for v in street]
+    assert len({v.seat for v in askers}) > 1, "one seat asked: nothing compared"
+    for street, seen in views.items():
+        reads = []
+        for v in seen:
+            forget_strategy_caches(monkeypatch)
+            r = street_read(v, street)
+            assert r.tables, "the solved tables read the line"
+            reads.append((sorted(r.ranges), [r.ranges[s].cards.tolist() for s in sorted(r.ranges)],
+                          [r.ranges[s].weights.tolist() for s in sorted(r.ranges)], r.runouts.cards.tolist()))
+        assert all(x == reads[0] for x in reads), f"street {street}: {[v.seat for v in seen]}"

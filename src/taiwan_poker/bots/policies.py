@@ -160,10 +160,10 @@ class Strong:
     play after the flop; it draws its action from the strategy's distribution, which it also tells (LBR asks)."""
 
     def __call__(self, v: SeatView, rng: random.Random) -> Action:
-        return sample(strategy(v, rng), rng)
+        return sample(strategy(v), rng)
 
     def distribution(self, v: SeatView, rng: random.Random) -> list[tuple[Action, float]]:
-        return list(strategy(v, rng).choices)
+        return list(strategy(v).choices)
 
 
 strong = Strong()

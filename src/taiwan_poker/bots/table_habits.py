@@ -4,7 +4,6 @@ what a bot and the coach see of the others, as a player at the table would have.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 
 from ..lru import LruMap
 from ..rules.hand import Hand
@@ -78,6 +77,6 @@ def with_habits(state: TableState, view: SeatView) -> SeatView:
     view before the flop facing no raise is returned as it is (nothing reads them there).  After the flop the
     strategy reads them (how far to trust a bet, big bets made too often): the live bots and the coach see what
     the review and the bench's matches see."""
-    if (view.street == 0 and view.raises_on(0) == 0) or len(state.hands) < 2:
+    if not view.reads_habits or len(state.hands) < 2:
         return view
-    return replace(view, habits=habits_at(state, len(state.hands) - 1))
+    return view.seeing(habits_at(state, len(state.hands) - 1))

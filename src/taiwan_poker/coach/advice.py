@@ -8,15 +8,19 @@ actions; and the strongest strategy's distribution at this decision
 (:func:`taiwan_poker.strategy.policy.strategy`, the one the strong bots
 play), e.g. "raise to 60: 55 %, call: 45 %", its likeliest action being the
 suggestion, with the numbers it rests on.
+
+The advice at a decision is a function of that decision: the deals of the
+equity estimates come from a seed made of the spot (:func:`spot`), and the
+strategy's range read from one made of the hand's public line
+(:mod:`~taiwan_poker.strategy.seeding`).  So the review of the hand,
+replaying it to the same moment, reports the equity and the strategy the
+coach gave there.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
-
-import numpy as np
 
 from ..cards import Card
 from ..evaluate import HandValue, hand_value
@@ -27,6 +31,7 @@ from ..strategy.legal import action_key
 from ..strategy.policy import Strategy, strategy
 from ..strategy.reading import preflop_widths, read_range
 from ..strategy.seat import SeatView
+from ..strategy.seeding import generator_for
 from ..strategy.strength import preflop_rank
 
 SAMPLES = 3000  # deals per equity estimate: about ±1.8 % at 95 %
@@ -67,7 +72,7 @@ class Advice:
     equity_random: float
     equity_range: float
     action: str  # the strategy's likeliest: "fold", "check", "call", "bet", "raise" or "allin"
-    reason: str  # the numbers behind it, e.g. "equity 31 % > price 20 % → call"
+    reason: str  # the numbers behind it, e.g. "equity 31.2% · price 20.0% · defend 75%"
     mix: tuple[tuple[str, int | None, float], ...] = ()  # the strategy: (kind, street total or None, probability)
     alpha: float = 0.0  # the most of the range that may fold to the bet faced (minimum defence 1 − alpha)
 
@@ -121,16 +126,24 @@ def improving_outs(v: SeatView) -> Outs | None:
     return Outs(unseen, len(v.known), tuple(groups))
 
 
-def advise(v: SeatView, rng: np.random.Generator, samples: int = SAMPLES) -> Advice:
+def spot(v: SeatView) -> tuple[object, ...]:
+    """The decision ``v`` is: every field of the view but the habits (what the table saw of the players in earlier
+    hands, which the strategy reads where it may)."""
+    return tuple(getattr(v, f.name) for f in fields(v) if f.name != "habits")
+
+
+def advise(v: SeatView, samples: int = SAMPLES) -> Advice:
     """Advice for the seat to act, from its view only."""
-    return advise_with_plan(v, rng, samples)[0]
+    return advise_with_plan(v, samples)[0]
 
 
-def advise_with_plan(v: SeatView, rng: np.random.Generator, samples: int = SAMPLES) -> tuple[Advice, Strategy]:
-    """The advice and the strategy behind it (the review marks decisions against it)."""
+def advise_with_plan(v: SeatView, samples: int = SAMPLES) -> tuple[Advice, Strategy]:
+    """The advice and the strategy behind it (the review marks decisions against it); the equity estimates draw
+    from a seed made of the spot (:mod:`~taiwan_poker.strategy.seeding`), the strategy is a function of the view."""
+    rng = generator_for(spot(v))
     opponents = v.opponents
     eq_random = equity(v.hole, v.board, v.burns, v.decks, [None] * len(opponents), samples, rng)
-    plan = strategy(v, random.Random(int(rng.integers(1 << 62))))
+    plan = strategy(v)
     if plan.equity is not None:
         eq_range = plan.equity
     else:  # before the flop with nothing to call: against the ranges the preflop actions suggest
@@ -159,10 +172,11 @@ def street_total(v: SeatView, action: Action) -> int | None:
 
 
 def reason(eq: float, price: float, alpha: float, source: str) -> str:
-    """The numbers the strategy rests on (the page translates the words around them)."""
-    parts = [f"equity {eq:.0%}"]
+    """The numbers the strategy rests on (the page translates the words around them); the equity and the price
+    to a tenth of a point, as the panel and the review show them."""
+    parts = [f"equity {eq:.1%}"]
     if price > 0:
-        parts.append(f"price {price:.0%}")
+        parts.append(f"price {price:.1%}")
     if alpha > 0 and source == "postflop":
         parts.append(f"defend {1 - alpha:.0%}")
     if source == "tables":

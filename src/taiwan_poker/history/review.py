@@ -3,8 +3,11 @@
 Each decision is judged on what the seat knew then: the hand is replayed up to
 that decision and the coach's numbers are computed from the seat's own view
 (:func:`~taiwan_poker.coach.advice.advise`), the strongest strategy's
-distribution among them.  The mark is the decision's **expected loss against
-that strategy** (``docs/coach.md``):
+distribution among them.  They are the numbers the coach gave at that
+decision: the same view (the table's habits attached alike), the same method
+and the same draws (seeded by the spot and by the hand's public line).  The
+mark is the decision's **expected loss against that strategy**
+(``docs/coach.md``):
 
 * the strategy's likeliest action (the coach's suggestion) is always *good*;
 * after the flop, each action's value in chips comes from the strategy's
@@ -24,14 +27,17 @@ equity exact); it marks the decision only when the seat did not follow the
 strategy's likeliest action.  For a hand that went all-in before the river
 with the cards shown, the all-in EV compares the chips the seat could expect
 at that moment with the chips it won.
+
+Every mark carries its reason (:class:`Why`), so a *good* beside chips given up
+says why it is good: the strategy's first choice, inside its mix, or a loss
+within the tolerance.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-
-import numpy as np
+from dataclasses import dataclass
+from enum import StrEnum
 
 from ..cards import Card
 from ..coach.advice import advise_with_plan
@@ -46,7 +52,28 @@ from ..strategy.legal import action_key
 from ..strategy.policy import Strategy, values
 from ..strategy.seat import SeatView, seat_view
 
-SAMPLES = 4000
+
+class Why(StrEnum):
+    """The reason for a mark."""
+
+    FIRST_CHOICE = "first_choice"  # the strategy's likeliest action (good; an exact cost is the cards' doing)
+    IN_MIX = "in_mix"  # the strategy itself takes it often enough (good whatever the estimated loss)
+    SMALL_LOSS = "small_loss"  # the loss against the strategy is within the tolerance (good)
+    RARELY = "rarely"  # before the flop: the strategy seldom takes it (questionable or a mistake)
+    BIG_LOSS = "big_loss"  # after the flop: the loss against the strategy is beyond the tolerance
+    EXACT_NONE = "exact_none"  # against the cards shown later, the choice gave up nothing (good)
+    EXACT_COST = "exact_cost"  # against the cards shown later, the choice gave up chips (a mistake)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A decision's mark against the strategy, why, its loss in chips (None before the flop) and how often the
+    strategy takes the action taken."""
+
+    mark: str  # "good", "questionable" or "mistake"
+    why: Why
+    loss: float | None
+    probability: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,12 +94,13 @@ class Decision:
     big_blind: int = 0
     probability: float = 0.0  # how often the strategy takes the action taken
     mix: tuple[tuple[str, int | None, float], ...] = ()  # the strategy there (the coach's distribution)
+    why: Why = Why.FIRST_CHOICE  # the reason for the mark
 
     def to_json(self) -> dict[str, object]:
         return {"street": self.street, "action": self.action, "to": self.to, "call": self.call, "pot": self.pot,
                 "price": round(self.price, 4), "equity": round(self.equity, 4),
                 "equity_random": round(self.equity_random, 4), "suggestion": self.suggestion, "mark": self.mark,
-                "cost": self.cost,
+                "why": self.why.value, "cost": self.cost,
                 "exact_equity": None if self.exact_equity is None else round(self.exact_equity, 4),
                 "loss": None if self.loss is None else round(self.loss, 1),
                 "loss_bb": None if self.loss is None or not self.big_blind else round(self.loss / self.big_blind, 2),
@@ -95,24 +123,25 @@ GOOD_SHARE = 0.2  # an action the strategy takes this often is good whatever the
 PREFLOP_GOOD, PREFLOP_QUESTIONABLE = 0.10, 0.02
 
 
-def mark(view: SeatView, plan: Strategy, taken: Action) -> tuple[str, float | None, float]:
-    """good / questionable / mistake for one decision against the strategy, its loss in chips (None before the
-    flop) and the strategy's probability of the action taken (rules in the module docstring)."""
+def mark(view: SeatView, plan: Strategy, taken: Action) -> Verdict:
+    """The mark of one decision against the strategy, with its reason (rules in the module docstring)."""
     p = plan.probability(view, taken)
     if action_key(view, taken) == action_key(view, plan.likeliest):
-        return "good", 0.0, p
+        return Verdict("good", Why.FIRST_CHOICE, 0.0, p)
     choices = [a for a, _ in plan.choices]
     vals = values(view, plan, [taken, *choices])
     if vals is None:
-        return ("good" if p >= PREFLOP_GOOD else "questionable" if p >= PREFLOP_QUESTIONABLE else "mistake"), None, p
+        if p >= PREFLOP_GOOD:
+            return Verdict("good", Why.IN_MIX, None, p)
+        return Verdict("questionable" if p >= PREFLOP_QUESTIONABLE else "mistake", Why.RARELY, None, p)
     expected = sum(q * x for (_, q), x in zip(plan.choices, vals[1:], strict=True))
     loss = max(0.0, expected - vals[0])
     if p >= GOOD_SHARE:
-        return "good", loss, p
+        return Verdict("good", Why.IN_MIX, loss, p)
     bb, pot = view.big_blind, view.pot
     if loss <= max(bb, 0.05 * pot):
-        return "good", loss, p
-    return ("questionable" if loss <= max(3 * bb, 0.15 * pot) else "mistake"), loss, p
+        return Verdict("good", Why.SMALL_LOSS, loss, p)
+    return Verdict("questionable" if loss <= max(3 * bb, 0.15 * pot) else "mistake", Why.BIG_LOSS, loss, p)
 
 
 def _taken(ev: ActionTaken) -> Action:
@@ -121,8 +150,7 @@ def _taken(ev: ActionTaken) -> Action:
     return Action(ev.kind)
 
 
-def review(hand: Hand, seat: int, seed: int = 0, habits: tuple[Habits | None, ...] = ()
-           ) -> tuple[list[Decision], AllInEV | None]:
+def review(hand: Hand, seat: int, habits: tuple[Habits | None, ...] = ()) -> tuple[list[Decision], AllInEV | None]:
     """The seat's decisions in ``hand`` (complete), and the all-in EV where it applies; ``habits``: what the
     table had seen of each seat's player before this hand (the coach saw them too, :mod:`~..strategy.habits`)."""
     events = hand.events
@@ -136,18 +164,18 @@ def review(hand: Hand, seat: int, seed: int = 0, habits: tuple[Habits | None, ..
         if ev.timeout:
             continue
         before = Hand.from_events(hand.rules, events[:i])
-        view = seat_view(before, seat)
-        if habits:
-            view = replace(view, habits=habits)
-        advice, plan = advise_with_plan(view, np.random.default_rng(seed * 1000 + i), SAMPLES)
+        view = seat_view(before, seat).seeing(habits)  # as the coach saw it then
+        advice, plan = advise_with_plan(view)  # what the coach said at this decision, draw for draw
         taken = _taken(ev)
-        verdict, loss, p = mark(view, plan, taken)
+        verdict = mark(view, plan, taken)
         cost, exact = _exact_cost(before, view.call_amount, seat, kind, shown)
-        if cost is not None and action_key(view, taken) != action_key(view, plan.likeliest):
-            verdict = "mistake" if cost > 0 else "good"  # exact: the choice either gave up chips or it did not
+        if cost is not None and verdict.why is not Why.FIRST_CHOICE:  # exact: it gave up chips or it did not
+            verdict = (Verdict("mistake", Why.EXACT_COST, verdict.loss, verdict.probability) if cost > 0
+                       else Verdict("good", Why.EXACT_NONE, verdict.loss, verdict.probability))
         decisions.append(Decision(STREET_NAMES[view.street], kind.value, ev.to, view.call_amount, view.pot,
-                                  advice.price, advice.equity_range, advice.equity_random, advice.action, verdict,
-                                  cost, exact, loss, view.big_blind, p, advice.mix))
+                                  advice.price, advice.equity_range, advice.equity_random, advice.action,
+                                  verdict.mark, cost, exact, verdict.loss, view.big_blind, verdict.probability,
+                                  advice.mix, verdict.why))
     return decisions, allin_ev(hand, seat)
 
 

@@ -9,11 +9,8 @@ which state, is decided once, by :meth:`RoomReads.hand_index`.
 from __future__ import annotations
 
 import datetime as dt
-import random
 from collections.abc import Callable
 from typing import Any
-
-import numpy as np
 
 from ..bots.table_habits import habits_at, with_habits
 from ..coach.advice import advise
@@ -42,11 +39,9 @@ def _id(member: Member | None) -> int | None:
 class RoomReads:
     """What a member (or a visitor) may read of tables."""
 
-    def __init__(self, loader: RoomLoader, clock: Callable[[], dt.datetime],
-                 rng_factory: Callable[[], random.Random]) -> None:
+    def __init__(self, loader: RoomLoader, clock: Callable[[], dt.datetime]) -> None:
         self.loader = loader
         self.clock = clock
-        self.rng_factory = rng_factory
         self._ev: LruMap[tuple[int, int, int], tuple[int, bool]] = LruMap(EV_REMEMBERED)
 
     # -- the table now ------------------------------------------------------------------------------------
@@ -121,8 +116,7 @@ class RoomReads:
         seat = state.seat_in_hand(member.id, len(state.hands) - 1) if hand is not None else None
         out: dict[str, Any] = {"on": True, "version": state.version, "advice": None}
         if hand is not None and seat is not None and not hand.complete and hand.to_act == seat and not state.over:
-            rng = np.random.default_rng(self.rng_factory().getrandbits(128))
-            out["advice"] = advise(with_habits(state, seat_view(hand, seat)), rng).to_json()
+            out["advice"] = advise(with_habits(state, seat_view(hand, seat))).to_json()
         return out
 
     # -- played hands: which one, and may you see it ------------------------------------------------------------
@@ -151,7 +145,7 @@ class RoomReads:
         index = self.hand_index(state, hand_no, member, played=True, finished=True)
         seat = state.seat_in_hand(member.id, index)
         assert seat is not None
-        decisions, ev = review_hand(state.hands[index], seat, seed=hand_no, habits=habits_at(state, index))
+        decisions, ev = review_hand(state.hands[index], seat, habits=habits_at(state, index))
         return {"hand_no": hand_no, "seat": seat, "decisions": [d.to_json() for d in decisions],
                 "allin_ev": ev.to_json() if ev is not None else None}
 

@@ -106,7 +106,7 @@ class RoomService:
         self.on_bot_turn = on_bot_turn
         self.bus: PushBus | None = None  # cross-instance pushes (PostgreSQL); set by the app
         self.loader = RoomLoader(db, cache_capacity, cache_idle_seconds)
-        self.reads = RoomReads(self.loader, lambda: self.clock(), lambda: self.rng_factory())
+        self.reads = RoomReads(self.loader, lambda: self.clock())
         self.absorb = self.loader.absorb
         self.errors = self.loader.errors
         self.chat = RoomChat(self)  # the table's talk: outside the log, its deletions on this write path

@@ -5,17 +5,18 @@ not reach, a ranking by starting-hand strength); after it the size-aware
 play of :mod:`.postflop`.  :func:`strategy` returns the distribution with the
 numbers behind it; the strong bot samples an action from it
 (:func:`sample`) and the coach shows it (``raise to 60: 55 %, call: 45 %``).
-Randomness: the range read draws from a NumPy generator seeded from the
-caller's ``random.Random`` (the OS CSPRNG in live play, a seed in tests and
-simulations); so does the choice of the action.
+The distribution is a function of the view: the range read draws from a seed
+made of the hand's public line (:mod:`.seeding`), so a bot, the coach and the
+review of the hand get the same distribution at the same decision.  Only the
+choice of an action from it (:func:`sample`) draws from the caller's
+``random.Random`` (the OS CSPRNG in live play, a seed in tests and
+simulations).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-
-import numpy as np
 
 from ..rules.actions import Action
 from .legal import action_key
@@ -46,11 +47,7 @@ class Strategy:
         return sum(p for a, p in self.choices if action_key(view, a) == key)
 
 
-def numpy_rng(rng: random.Random) -> np.random.Generator:
-    return np.random.default_rng(rng.getrandbits(64))
-
-
-def strategy(v: SeatView, rng: random.Random) -> Strategy:
+def strategy(v: SeatView) -> Strategy:
     """The strongest strategy's distribution at ``v`` (the seat must be to act)."""
     price = v.price()
     alpha = v.call_amount / v.pot if v.call_amount > 0 and v.pot > 0 else 0.0
@@ -60,7 +57,7 @@ def strategy(v: SeatView, rng: random.Random) -> Strategy:
             choices, eq = answer
             return Strategy(tuple(choices), "tables", price, eq, None, alpha)
         return Strategy(tuple(fallback_choices(v)), "ranking", price, None, None, alpha)
-    st = situation(v, numpy_rng(rng))
+    st = situation(v)
     if v.call_amount > 0:  # the fold limit the post-flop play uses (the solved game's share blended in)
         alpha = fold_limit(v, st)
     return Strategy(tuple(merge(v, postflop_choices(v, st))), "postflop", price, st.equity, st.place, alpha, st)

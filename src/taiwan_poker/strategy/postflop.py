@@ -137,9 +137,9 @@ def _known_mask(cards: npt.NDArray[np.int64], known: list[int]) -> npt.NDArray[n
     return np.asarray(~np.isin(cards, known).any(axis=1), dtype=bool)
 
 
-def situation(v: SeatView, rng: np.random.Generator) -> Situation:
+def situation(v: SeatView) -> Situation:
     """The read, the hand's equity and its place in its own range at ``v``'s decision after the flop."""
-    read = hand_read(v, rng)
+    read = hand_read(v)
     sr = read.street
     hero = np.array([[c.index for c in v.hole]], dtype=np.int64)
     known = [c.index for c in v.hole + v.burns]

@@ -64,6 +64,7 @@ from .particles import (
 from .preflop import READ_FLOOR, PreflopLookupError, ranges_after
 from .preflop_seat import preflop_situation
 from .seat import SeatView
+from .seeding import generator_for
 from .strength import preflop_rank
 
 FLOOR = 0.03
@@ -187,8 +188,8 @@ def _face(text: str) -> int:
     return RANKS.index(text[0]) * 4 + SUITS.index(text[1])
 
 
-def width_ranges(v: SeatView) -> dict[int, FloatArray]:
-    """Class distributions from how wide each live seat's preflop line is (the fallback of the tables)."""
+def width_ranges(v: SeatView, seats: tuple[int, ...]) -> dict[int, FloatArray]:
+    """Class distributions from how wide each of ``seats``' preflop line is (the fallback of the tables)."""
     rank = _class_rank(v.decks)
     prior = class_weights(max(2, v.decks)) if v.decks >= 2 else class_weights(1)
     raises = 0
@@ -202,27 +203,38 @@ def width_ranges(v: SeatView) -> dict[int, FloatArray]:
         elif a.effect is ActionKind.CALL:
             width[a.seat] = WIDTHS["limp"] if raises == 0 else WIDTHS["call"] if raises == 1 else WIDTHS["raise3"]
     out: dict[int, FloatArray] = {}
-    for s in v.live:
+    for s in seats:
         w = width.get(s, 1.0)
         dist = prior * np.where(rank <= w, 1.0, 0.04)
         out[s] = dist / dist.sum()
     return out
 
 
+def _read_depth(v: SeatView) -> float:
+    """The stack depth, in big blinds, at which the read looks the tables up: the effective stack of the two
+    deepest seats dealt in (public: not the asker's own effective stack)."""
+    starts = v.start_stacks or v.stacks
+    return sorted(starts[s] for s in v.dealt)[-2] / v.big_blind
+
+
 def preflop_ranges(v: SeatView) -> tuple[dict[int, FloatArray], bool]:
-    """Each live seat's class distribution at the flop: the tables' where they read the line, else widths."""
+    """The class distribution at the flop of each seat that saw it: the tables' where they read the line, else
+    widths.  Public, whoever asks and whenever: of the seats in at the flop (not those still in at the decision),
+    at the table's depth (not the asker's), so the read at a street's start is the same whichever seat makes it
+    at whichever point of the street (its cache and its seed take that for granted)."""
+    seats = v.live_at(1)
     sit = preflop_situation(v)
     if sit is not None:
         observed = {pos: h for seat, pos in sit.positions.items()
                     if (h := v.habits_of(seat)) is not None}
         try:
-            got = ranges_after(v.decks, sit.players, sit.stack_bb, sit.history, READ_FLOOR, observed)
-            by_seat = {seat: got[pos] for seat, pos in sit.positions.items() if pos in got and seat in v.live}
-            if set(by_seat) == set(v.live):
+            got = ranges_after(v.decks, sit.players, _read_depth(v), sit.history, READ_FLOOR, observed)
+            by_seat = {seat: got[pos] for seat, pos in sit.positions.items() if pos in got and seat in seats}
+            if set(by_seat) == set(seats):
                 return by_seat, True
         except PreflopLookupError:
             pass
-    return width_ranges(v), False
+    return width_ranges(v, seats), False
 
 
 def _street_pot(v: SeatView, street: int) -> int:
@@ -236,17 +248,25 @@ def _habits_key(v: SeatView) -> tuple[object, ...]:
                  for h in v.habits)
 
 
-def _public_key(v: SeatView, street: int) -> tuple[object, ...]:
+def _public_line(v: SeatView, street: int) -> tuple[object, ...]:
+    """The hand's public line to the start of ``street``: the table, the board then, the actions before it."""
     return (v.decks, v.big_blind, v.button, v.start_stacks, v.straddle, v.board[: 2 + street] if street else (),
-            tuple(a for a in v.history if a.street < street), tuple(v.live_at(street)), _habits_key(v))
+            tuple(a for a in v.history if a.street < street), tuple(v.live_at(street)))
 
 
-def street_read(v: SeatView, street: int, rng: np.random.Generator) -> StreetRead:
-    """The public read at the start of ``street`` (1 flop .. 3 river), cached by the public line to it."""
+def _public_key(v: SeatView, street: int) -> tuple[object, ...]:
+    return (*_public_line(v, street), _habits_key(v))
+
+
+def street_read(v: SeatView, street: int) -> StreetRead:
+    """The public read at the start of ``street`` (1 flop .. 3 river), cached by the public line to it (and the
+    habits read) and drawn from a seed made of that line (:mod:`.seeding`): the same read whoever asks first, a
+    bot or the coach, and in the review of the hand later; reads of one line under other habits share its draws."""
     key = _public_key(v, street)
     hit = _cache.get(key)
     if hit is not None:
         return hit
+    rng = generator_for(_public_line(v, street))
     board = tuple(c.index for c in v.board[: 2 + street])
     seats = v.live_at(street)
     if street == 1:
@@ -256,7 +276,7 @@ def street_read(v: SeatView, street: int, rng: np.random.Generator) -> StreetRea
             if s not in ranges:
                 ranges[s] = sample_range(class_weights(v.decks), v.decks, board, rng)
     else:
-        prev = street_read(v, street - 1, rng)
+        prev = street_read(v, street - 1)
         tables = prev.tables
         weights = apply_actions(v, prev, street - 1)
         ranges = {s: prev.ranges[s].with_weights(weights[s]) for s in seats}
@@ -317,7 +337,7 @@ def decision_key(v: SeatView) -> tuple[object, ...]:
 _reads: LruMap[tuple[object, ...], HandRead] = LruMap(CACHE, clock=_no_clock)
 
 
-def hand_read(v: SeatView, rng: np.random.Generator) -> HandRead:
+def hand_read(v: SeatView) -> HandRead:
     """The read at ``v``'s decision after the flop: the street's read and the weights after its actions so far
     (cached by :func:`decision_key`: asking again for other hole cards at the same point costs nothing)."""
     if v.street < 1:
@@ -326,7 +346,7 @@ def hand_read(v: SeatView, rng: np.random.Generator) -> HandRead:
     hit = _reads.get(key)
     if hit is not None:
         return hit
-    read = street_read(v, v.street, rng)
+    read = street_read(v, v.street)
     weights = apply_actions(v, read, v.street)
     out = HandRead(read, {s: weights[s] for s in v.live if s in weights})
     _reads.put(key, out)

@@ -11,7 +11,7 @@ burn and the shoe are not in those views, so they cannot reach a bot or the coac
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..cards import Card, parse_cards
@@ -50,6 +50,19 @@ class SeatView:
     start_stacks: tuple[int, ...] = ()  # each seat's chips before the blinds (0: not dealt in)
     straddle: int | None = None  # the seat that posted a straddle this hand
     habits: tuple[Habits | None, ...] = ()  # per seat, what the table saw its player do in earlier hands (public)
+
+    @property
+    def reads_habits(self) -> bool:
+        """Whether the strategy reads the players' habits here: everywhere but before the flop facing no raise."""
+        return not (self.street == 0 and self.raises_on(0) == 0)
+
+    def seeing(self, habits: tuple[Habits | None, ...]) -> SeatView:
+        """This view with ``habits`` (per seat, what the table saw of its player) where the strategy reads them
+        and anything was seen, else as it is: the bots, the coach and the review attach them alike, so one
+        decision is one view to all of them."""
+        if not self.reads_habits or all(h is None for h in habits):
+            return self
+        return replace(self, habits=habits)
 
     def habits_of(self, seat: int) -> Habits | None:
         """What the table saw of the player in ``seat`` (None: nothing known)."""

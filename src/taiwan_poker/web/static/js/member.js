@@ -1,5 +1,5 @@
 // Member pages' shared helpers: the CSRF-protected JSON API, who is signed in, and cards given as faces ("As").
-import { el, t, showError, LANG } from "./core.js";
+import { el, t, showError } from "./core.js";
 
 // The pages' shared error box (one implementation, in core.js).
 export { showError as showMessage };
@@ -51,21 +51,6 @@ export function newKey() {
 
 export const chips = (n) => Number(n).toLocaleString("en-US");
 
-// The strongest strategy's distribution in words, likeliest first: "Raise to 60: 55 %, Call: 45 %" (``limit``: how
-// many to name).
-export function mixText(mix, limit = mix.length) {
-  if (mix.length === 1 || mix[0].probability >= 0.995) return t(`coach.mix.${mix[0].action}`, { amount: mix[0].to == null ? "" : chips(mix[0].to) });
-  return mix.slice(0, limit).map((m) => t("coach.mix_part", {
-    action: t(`coach.mix.${m.action}`, { amount: m.to == null ? "" : chips(m.to) }),
-    p: `${Math.round(100 * m.probability)} %`,
-  })).join(LANG_LIST_SEP());
-}
-// The coach's one-line reason is numbers between English words: say the words in the reader's language.
-export function reasonText(reason) {
-  return reason.replace(/solved preflop|bet for value|defend|equity|price|fold|check|call|raise|bet/g,
-    (w) => t(`coach.word.${w.replaceAll(" ", "_")}`));
-}
-const LANG_LIST_SEP = () => (LANG === "en" ? ", " : "，");
 
 // A card from its label ("Jc:2": the jack of clubs of deck 2) with its deck mark, as at the lab table:
 // two J♣ are two physical cards and look it. A bare face ("Jc") draws without a mark.

@@ -1,7 +1,8 @@
 // The replayer: one hand street by street, or action by action, as the member saw it (their cards and burn;
 // opponents' cards only where shown), their review and downloads; or a shared hand with public information only.
 import { el, t } from "./core.js";
-import { memberApi, chips, showMessage, mixText, reasonText } from "./member.js";
+import { mixText, reviewMark } from "./coach_text.js";
+import { memberApi, chips, showMessage } from "./member.js";
 import { eventLine, faces, actionText } from "./hand_lines.js";
 
 const $ = (id) => document.getElementById(id);
@@ -134,10 +135,7 @@ function reviewRow(d) {
     cell(3, t("review.vs_range", { p: pct(d.equity) }), el("br"), el("span", { class: "small muted", text: t("review.vs_random", { p: pct(d.equity_random) }) }),
       d.exact_equity != null ? el("span", { class: "small muted" }, el("br"), t("review.vs_shown", { p: pct(d.exact_equity) })) : null),
     cell(4, d.mix?.length ? mixText(d.mix) : t(`coach.action.${d.suggestion}`)),
-    cell(5, el("span", { class: `mark mark-${d.mark}`, text: t(`review.mark.${d.mark}`) }),
-      d.loss ? el("span", { class: "small loss" }, el("br"), t("review.loss", { n: chips(Math.round(d.loss)), bb: d.loss_bb })) : null,
-      d.mix?.length ? el("span", { class: "small muted" }, el("br"), t("review.took", { p: pct(d.probability) })) : null,
-      d.cost ? el("span", { class: "small cost", text: ` ${t("review.cost", { n: chips(d.cost) })}` }) : null));
+    cell(5, ...reviewMark(d)));
 }
 
 async function review() {

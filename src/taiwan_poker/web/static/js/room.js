@@ -4,11 +4,12 @@
 // log (room_host.js), table talk (room_chat.js) and the keyboard and turn alerts (room_keys.js) are modules of
 // their own, drawn from the same state.
 import { el, t, tn, list, LANG } from "./core.js";
-import { memberApi, whoAmI, newKey, chips, drawFaces, cardBack, countFaces, showMessage, tableSettings, whole, faceCard, mixText, reasonText } from "./member.js";
+import { memberApi, whoAmI, newKey, chips, drawFaces, cardBack, countFaces, showMessage, tableSettings, whole, faceCard } from "./member.js";
 import { setupChat, receiveChat, drawChat, pollChat } from "./room_chat.js";
 import { setupHost, drawHost } from "./room_host.js";
 import { setupBooks, drawBooks } from "./room_books.js";
 import { setupKeys, drawTurn } from "./room_keys.js";
+import { mixText, mixAction, mixBars, reasonText } from "./coach_text.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("room");
@@ -1076,11 +1077,13 @@ function drawCoach(myTurn) {
 }
 
 function drawAdvice(a) {
-  // the strategy's distribution, likeliest first: two parts in the bar's line, all of them in the panel
+  // the strategy's distribution, likeliest first: the top three in the bar's line ("…" when more follow), every
+  // action with its bar in the panel, the likeliest as the suggestion
   const mix = a.mix?.length ? a.mix : [{ action: a.action, to: null, probability: 1 }];
-  $("coach-line-text").textContent = t("coach.line", { action: mixText(mix, 2), reason: reasonText(a.reason) });
-  $("coach-action").textContent = mixText(mix);
+  $("coach-line-text").textContent = t("coach.line", { action: mixText(mix, 3), reason: reasonText(a.reason) });
+  $("coach-action").textContent = mixAction(mix[0]);
   $("coach-reason").textContent = reasonText(a.reason);
+  $("coach-mix").replaceChildren(...mixBars(mix));
   const best = $("coach-best");
   if (a.best) best.replaceChildren(`${t(`category.${a.best}`)} `, faces(a.best_cards));
   else best.textContent = t("coach.preflop");
