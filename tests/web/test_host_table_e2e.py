@@ -476,8 +476,8 @@ def test_a_home_game_through_every_control_of_the_hosts_table(server: str, brows
         seats = by_seat([alice, bob, dan])
         alice.page.click("#log-panel summary")
         log = alice.page.inner_text("#log-list")
-        for words in ("Alice 主 暫停了牌桌", "把 Bob（座位 4）的籌碼從", "改為 30", "盲注 20/40", "讓 Carol（座位 2）離桌",
-                      "刪除了 Bob 的一則訊息", "禁止 Bob 發言", "Alice 主 讓 Dan 入座"):
+        for words in ("Alice 主 暫停了牌桌", "把 Bob（座位 4）的籌碼從", "改為 30", "盲注 20/40",
+                      "讓 Carol（座位 2）離桌", "刪除了 Bob 的一則訊息", "禁止 Bob 發言", "Alice 主 讓 Dan 入座"):
             assert words in log, (words, log)
         alice.shot("host-panel", full=True)
         dan.page.click("#log-panel summary")
