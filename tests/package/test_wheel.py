@@ -91,7 +91,9 @@ def test_the_installed_package_is_the_wheels_own_not_the_source_tree(installed: 
     assert package.is_relative_to(installed.parent), package
     assert not package.is_relative_to(ROOT)
     for part in ("web/templates/base.html", "web/static/css/app.css", "web/static/js/app.js",
-                 "web/messages/zh-TW.json", "web/messages/en.json",
+                 "web/static/js/sw.js", "web/static/js/offline.js", "web/static/img/icon-192.png",
+                 "web/static/img/icon-512.png", "web/templates/offline.html", "web/messages/zh-TW.json",
+                 "web/messages/en.json",
                  "data/preflop_equity.json", "data/preflop_strategy.npz", "store/migrations/env.py",
                  "store/migrations/script.py.mako", "store/migrations/versions/0001_initial_schema.py"):
         assert (package / part).is_file(), part
@@ -113,7 +115,7 @@ def test_the_installed_server_serves_the_pages_the_lab_and_a_bot_table(installed
     proc = subprocess.Popen([str(installed / "taiwan-poker"), "serve", "--port", str(port), "--data-dir",
                              str(tmp_path / "data")], env=_env(), cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT)
     try:
-        with httpx.Client(base_url=base, timeout=30) as c:
+        with httpx.Client(base_url=base, timeout=30, follow_redirects=True) as c:
             deadline = time.monotonic() + 60
             while True:
                 try:
@@ -128,6 +130,9 @@ def test_the_installed_server_serves_the_pages_the_lab_and_a_bot_table(installed
             assert home.status_code == 200 and "台灣撲克" in home.text and f"v{__version__}" in home.text
             for asset in re.findall(r'(?:href|src)="(/static/[^"]+)"', home.text):
                 assert c.get(asset).status_code == 200, asset
+            assert c.get("/manifest.webmanifest").json()["display"] == "fullscreen"
+            assert "const BUILD" in c.get("/sw.js").text
+            assert len(c.get("/offline-data/practice.json").json()["en"]["drills"]) == 60
             for page in ("/rules", "/odds", "/calculators", "/practice", "/lab", "/lobby", "/docs"):
                 assert c.get(page).status_code == 200, page
             assert "%" in c.get("/odds?decks=3").text  # the solved tables read from the installed data
