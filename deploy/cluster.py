@@ -52,19 +52,25 @@ def free_port() -> int:
         return port
 
 
-def render_haproxy(bind: str, servers: Sequence[tuple[str, int]], template: str | None = None) -> str:
+def render_haproxy(bind: str, servers: Sequence[tuple[str, int]], template: str | None = None, *,
+                   tls: tuple[str, str] | None = None, server_options: str = "") -> str:
     """``deploy/haproxy.cfg`` for ``servers`` ((host, port) each, named app1, app2, ...) listening on ``bind``.
 
-    Placeholders are replaced outside comments only (the template's comments name them).
+    Placeholders are replaced outside comments only (the template's comments name them). ``tls`` is
+    ``(address:port, certificate)``: the frontend then also listens there with TLS (the certificate file holds
+    the chain and the key, PEM), plain HTTP on ``bind`` is redirected to it, and the app is told the scheme
+    (``X-Forwarded-Proto``). ``server_options`` go on every health-checked server line (the compose recipe's
+    ``init-addr libc,none``: instances named by host name may start after the proxy).
     """
     if not servers:
         raise ValueError("at least one server")
     names = [f"app{i}" for i in range(1, len(servers) + 1)]
+    options = f" {server_options}" if server_options else ""
     values = {
         "bind": bind,
-        "room_servers": "\n".join(f"    server {n} {h}:{p} id {i} check"
+        "room_servers": "\n".join(f"    server {n} {h}:{p} id {i} check{options}"
                                   for i, (n, (h, p)) in enumerate(zip(names, servers, strict=True), 1)),
-        "app_servers": "\n".join(f"    server {n} {h}:{p} id {i} track rooms/{n} cookie {n}"
+        "app_servers": "\n".join(f"    server {n} {h}:{p} id {i} track rooms/{n} cookie {n}{options}"
                                  for i, (n, (h, p)) in enumerate(zip(names, servers, strict=True), 1)),
     }
     text = TEMPLATE.read_text() if template is None else template
@@ -73,7 +79,24 @@ def render_haproxy(bind: str, servers: Sequence[tuple[str, int]], template: str 
         if not line.lstrip().startswith("#"):
             line = _PLACEHOLDER.sub(lambda m: values[m.group(1)], line)
         lines.append(line)
+        if tls is not None and line.strip() == f"bind {bind}":
+            lines.append(f"    bind {tls[0]} ssl crt {tls[1]} alpn h2,http/1.1")
+        if tls is not None and line.strip().startswith("tcp-request connection reject if { sc1_conn_cur"):
+            lines += ["    # TLS: plain HTTP is redirected; the app is told the scheme (links and cookies say https)",
+                      "    http-request redirect scheme https code 301 unless { ssl_fc }",
+                      "    http-request set-header X-Forwarded-Proto https if { ssl_fc }",
+                      '    http-response set-header Strict-Transport-Security "max-age=31536000" if { ssl_fc }']
     return "\n".join(lines) + "\n"
+
+
+COMPOSE_CERTIFICATE = "/usr/local/etc/haproxy/certs/site.pem"
+
+
+def compose_config() -> str:
+    """The HAProxy configuration of ``deploy/compose.yaml`` (committed as ``deploy/compose/haproxy.cfg``; a test
+    keeps the two equal): instances app1 and app2 on port 8000, plain HTTP on 8080 redirected to TLS on 8443."""
+    return render_haproxy("*:8080", [("app1", 8000), ("app2", 8000)], tls=("*:8443", COMPOSE_CERTIFICATE),
+                          server_options="init-addr libc,none")
 
 
 def check_config(path: Path) -> subprocess.CompletedProcess[str]:
@@ -263,7 +286,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the shared PostgreSQL (default: $DATABASE_URL)")
     parser.add_argument("--work-dir", type=Path, help="data directories, logs and haproxy.cfg (default: a temp dir)")
     parser.add_argument("--log-level", default="info")
+    parser.add_argument("--compose-config", action="store_true",
+                        help="print the HAProxy configuration of deploy/compose.yaml and exit")
     args = parser.parse_args(argv)
+    if args.compose_config:
+        print(compose_config(), end="")
+        return 0
     if not args.database_url or not args.database_url.startswith("postgresql"):
         parser.error("--database-url (or DATABASE_URL) must be a PostgreSQL URL: instances share one database")
     if haproxy_path() is None:

@@ -61,8 +61,10 @@ class PageWatch:
 def context(browser: object) -> Iterator[object]:
     # bypass_csp: Playwright's wait_for_function evaluates its predicate with eval(), which the app's
     # Content-Security-Policy forbids; tests/web/test_csp.py runs the pages with the policy enforced
+    # service workers blocked: a test's requests reach the server (and its routes) as sent; the service worker
+    # and the offline pages have their own tests (tests/web/test_offline.py)
     ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-TW",  # type: ignore[attr-defined]
-                              bypass_csp=True)
+                              bypass_csp=True, service_workers="block")
     yield ctx
     ctx.close()
 

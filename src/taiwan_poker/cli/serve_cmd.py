@@ -11,6 +11,43 @@ import typer
 SWITCH_INTERVAL = 0.001
 
 
+def public_signin_refusal(host: str) -> str | None:
+    """Why ``serve`` must not start on ``host`` as configured (zh-TW, then English), or None.
+
+    Local sign-in (a name only) is offered only on a loopback address (``web/config.py``); on a public address
+    without a Google client ID nobody could sign in, so the server refuses to start and says what to set.
+    """
+    from ..web.config import Settings
+    from ..web.i18n import t
+
+    settings = Settings.from_env(None, host, create_dir=False)
+    if not settings.public_without_signin:
+        return None
+    return "\n".join(t(lang, "cli.serve.public_without_signin", host=host) for lang in ("zh-TW", "en"))
+
+
+def migrate_command(
+    data_dir: Annotated[Path, typer.Option(help="Where the app keeps its data (the SQLite database)")] = Path("data"),
+) -> None:
+    """Bring the database to this version's schema, then exit (serve does it too on start). 遷移資料庫結構。"""
+    from ..store.db import Database, schema_state
+
+    db = Database(_settings_url(data_dir))
+    try:
+        before = schema_state(db.engine).current
+        db.migrate()
+        after = schema_state(db.engine).current
+    finally:
+        db.dispose()
+    typer.echo(f"{before or '-'} → {after}")
+
+
+def _settings_url(data_dir: Path) -> str:
+    from ..web.config import Settings
+
+    return Settings.from_env(data_dir).database_url
+
+
 def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on")] = 8000,
@@ -26,6 +63,10 @@ def serve_command(
     from ..web.logs import configure
     from ..web.members_ws import WS_MAX_BYTES
 
+    refusal = public_signin_refusal(host)
+    if refusal:
+        typer.echo(refusal, err=True)
+        raise typer.Exit(2)
     configure(log_level, json_logs)
     # hand the GIL on every millisecond instead of five: the event loop, which sends every push, waits less for the
     # worker threads (measured: the 6-seat p99 at 500 tables fell from 125-300 ms to about 100 ms)

@@ -6,6 +6,7 @@ import fcntl
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +18,16 @@ from sqlalchemy.orm import Session, sessionmaker
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
-def database_url(data_dir: Path | str | None = None) -> str:
-    """``DATABASE_URL`` when set, else a SQLite file in the data directory."""
+def database_url(data_dir: Path | str | None = None, *, create: bool = True) -> str:
+    """``DATABASE_URL`` when set, else a SQLite file in the data directory (made unless ``create`` is False)."""
     url = os.environ.get("DATABASE_URL")
     if url:
         return url.replace("postgres://", "postgresql+psycopg://", 1).replace(
             "postgresql://", "postgresql+psycopg://", 1
         )
     directory = Path(data_dir or "data")
-    directory.mkdir(parents=True, exist_ok=True)
+    if create:
+        directory.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{directory.resolve() / 'taiwan-poker.sqlite3'}"
 
 
@@ -93,6 +95,33 @@ def _migration_lock(engine: Engine) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@dataclass(frozen=True)
+class SchemaState:
+    """Where a database's schema stands against this package's migrations."""
+
+    current: str | None  # the database's Alembic revision; None: no schema yet
+    head: str | None  # the newest revision this package knows
+    known: frozenset[str]  # every revision this package knows
+
+    @property
+    def newer_than_package(self) -> bool:
+        """Migrated by a newer version of the package: this one does not know its revision."""
+        return self.current is not None and self.current not in self.known
+
+
+def schema_state(engine: Engine) -> SchemaState:
+    """Read the database's revision (read-only: nothing is created or migrated)."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    script = ScriptDirectory.from_config(cfg)
+    with engine.connect() as conn:
+        current = MigrationContext.configure(conn).get_current_revision()
+    return SchemaState(current, script.get_current_head(), frozenset(s.revision for s in script.walk_revisions()))
 
 
 class Database:

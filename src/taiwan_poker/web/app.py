@@ -11,7 +11,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
-from . import health, history_api, member_pages, members_api, members_ws, pages, rooms_api
+from . import app_shell, health, history_api, member_pages, members_api, members_ws, pages, rooms_api
 from .api import router as api_router
 from .body_limit import BodyLimit
 from .code_guessing import CodeGuessGuard
@@ -23,7 +23,7 @@ from .startup import build_state, lifespan
 
 HERE = Path(__file__).parent
 ROUTERS = (pages.router, health.router, api_router, members_api.router, rooms_api.router, members_ws.router,
-           member_pages.router, history_api.router)
+           member_pages.router, history_api.router, app_shell.router)
 
 
 def create_app(
@@ -50,6 +50,7 @@ def create_app(
     app.add_middleware(CodeGuessGuard, limiter=app.state.rate_limiter)
     app.add_middleware(BodyLimit)  # no layer inside it reads a body over the cap
     app.add_middleware(RequestContext, metrics=app.state.metrics)  # the 413 gets a request id and a log line
+    app.add_middleware(app_shell.BuildHeader)  # every answer names its build: a page's scripts compare their own
     app.add_middleware(SecurityHeadersMiddleware, settings=settings)  # outermost: the 413 gets the headers too
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     # Swagger UI 5 (it reads FastAPI's OpenAPI 3.1), served from this server: the docs work offline

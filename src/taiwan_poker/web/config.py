@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from dataclasses import dataclass
@@ -21,6 +22,16 @@ from ..store.db import database_url
 from ..tables.limits import ACTION_CLOCK_SECONDS
 
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def is_loopback(host: str) -> bool:
+    """``host`` (an address or ``localhost``) is reachable from this computer only: 127.0.0.0/8, ::1."""
+    if host in LOCAL_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a name other than localhost, or 0.0.0.0-like wildcards written as names
+        return False
 
 
 @dataclass(frozen=True)
@@ -39,7 +50,13 @@ class Settings:
     @property
     def local_mode(self) -> bool:
         """Local sign-in is on only with no Google client ID and a server listening on localhost."""
-        return not self.google_client_id and self.host in LOCAL_HOSTS
+        return not self.google_client_id and is_loopback(self.host)
+
+    @property
+    def public_without_signin(self) -> bool:
+        """Listening beyond this computer with no Google client ID: local sign-in is off there, so nobody could
+        sign in (``taiwan-poker serve`` refuses to start so, ``taiwan-poker doctor`` names it)."""
+        return not self.google_client_id and not is_loopback(self.host)
 
     @property
     def secure_cookies(self) -> bool:
@@ -47,12 +64,13 @@ class Settings:
         return not self.local_mode
 
     @classmethod
-    def from_env(cls, data_dir: Path | None, host: str = "127.0.0.1") -> Settings:
+    def from_env(cls, data_dir: Path | None, host: str = "127.0.0.1", *, create_dir: bool = True) -> Settings:
+        """The settings of this environment; ``create_dir=False`` leaves a missing data directory alone."""
         directory = Path(data_dir or "data")
         clock = os.environ.get("TP_ACTION_CLOCK_SECONDS", "")
         return cls(
             data_dir=directory,
-            database_url=database_url(directory),
+            database_url=database_url(directory, create=create_dir),
             google_client_id=os.environ.get("TP_GOOGLE_CLIENT_ID") or os.environ.get("GOOGLE_CLIENT_ID") or None,
             host=host,
             action_clock_seconds=int(clock) if clock.isdigit() and int(clock) > 0 else ACTION_CLOCK_SECONDS,

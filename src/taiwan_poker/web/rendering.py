@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from .. import __version__
+from .build import build_id
 from .i18n import card_aria, catalogue, t
 from .state import lang_of
 
@@ -34,6 +35,10 @@ JS_PREFIXES = ("js.", "card.", "rank.", "suit.", "street.", "category.", "error.
 templates = Jinja2Templates(directory=HERE / "templates")
 templates.env.globals["card_aria"] = card_aria
 templates.env.globals["version"] = __version__
+templates.env.globals["build"] = build_id()
+# pages that need the server (tables, lobby, history, sign-in): they say so while the connection is down
+OFFLINE_PAGE_NAMES = ("home", "rules", "odds", "calculators", "lab", "practice", "offline")
+templates.env.globals["offline_pages"] = OFFLINE_PAGE_NAMES
 
 
 def _script_json(data: dict[str, str]) -> str:

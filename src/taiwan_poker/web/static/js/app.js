@@ -43,3 +43,76 @@ if (memberLink && document.cookie.split("; ").some((c) => c.startsWith("tp_csrf=
     })
     .catch(() => {});
 }
+
+// The app on the phone (docs/hosting.md, "The app on the phone"): the service worker caches the learning pages
+// for offline use; pages that need the server (the tables) say so while the connection is down; a new build
+// on the server is offered as a reload, and never mixed with this page's scripts.
+const BUILD = document.querySelector('meta[name="tp-build"]')?.content || "";
+const MSG = JSON.parse(document.getElementById("i18n-data")?.textContent || "{}");
+const say = (key) => MSG[key] || key;
+
+function banner(id, text, action) {
+  let node = document.getElementById(id);
+  if (!node) {
+    node = document.createElement("div");
+    node.id = id;
+    node.className = "app-banner";
+    node.setAttribute("role", "status");
+    const p = document.createElement("p");
+    node.append(p);
+    document.body.prepend(node);
+  }
+  node.querySelector("p").textContent = text;
+  node.querySelector("button")?.remove();
+  if (action) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "btn primary";
+    b.textContent = action.label;
+    b.addEventListener("click", action.run);
+    node.append(b);
+  }
+  node.hidden = false;
+  return node;
+}
+
+function offerReload(worker) {
+  banner("app-update", say("js.app_update"), {
+    label: say("js.app_reload"),
+    run: () => {
+      if (worker) worker.postMessage("skip-waiting"); // the page reloads when the new worker takes over
+      else location.reload();
+    },
+  });
+}
+
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  let reloading = false;
+  const hadController = Boolean(navigator.serviceWorker.controller);
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (!hadController || reloading) return; // the first install takes the page over silently
+    reloading = true;
+    location.reload();
+  });
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).then((reg) => {
+    const waiting = () => { if (reg.waiting && navigator.serviceWorker.controller) offerReload(reg.waiting); };
+    waiting();
+    reg.addEventListener("updatefound", () => {
+      const w = reg.installing;
+      w?.addEventListener("statechange", () => { if (w.state === "installed") waiting(); });
+    });
+  }).catch(() => {});
+}
+
+// an API answer from another build: this page's scripts are older (or newer) than the server's
+window.addEventListener("tp:stale-build", () => offerReload(null));
+
+if (document.body.dataset.onlineOnly !== undefined) {
+  const show = () => {
+    if (navigator.onLine) { const b = document.getElementById("app-offline"); if (b) b.hidden = true; }
+    else banner("app-offline", say("js.app_offline_table"));
+  };
+  window.addEventListener("offline", show);
+  window.addEventListener("online", show);
+  show();
+}

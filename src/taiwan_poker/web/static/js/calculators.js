@@ -1,5 +1,9 @@
 // Calculators: outs with private information (click cards) and pot odds; the server does the counting.
 import { api, el, renderCard, showError, t, cardAria } from "./core.js";
+import * as offline from "./offline.js";
+
+// Offline (the server cannot be reached), the same answers are worked out on this device (offline.js).
+const orOffline = (online, local) => online().catch((e) => { if (e.code === "network") return local(); throw e; });
 
 const $ = (id) => document.getElementById(id);
 const RANKS = "AKQJT98765432", SUITS = "shdc", SYM = { s: "♠", h: "♥", d: "♦", c: "♣" };
@@ -89,9 +93,8 @@ async function refresh() {
   const mine = ++seq;
   showError($("outs-error"), null);
   try {
-    const res = await api("/api/calc/outs", { method: "POST", body: {
-      decks: decks(), hole: picked.hole, board: picked.board, burn: picked.burn[0] || null, target: target(),
-    } });
+    const body = { decks: decks(), hole: picked.hole, board: picked.board, burn: picked.burn[0] || null, target: target() };
+    const res = await orOffline(() => api("/api/calc/outs", { method: "POST", body }), () => offline.outs(body));
     if (mine !== seq) return;
     $("outs-next").textContent = res.next_card.percent;
     $("outs-next-frac").textContent = `${res.formula_next}`;
@@ -129,8 +132,9 @@ $("outs-clear").addEventListener("click", () => {
 async function potOdds() {
   showError($("pot-error"), null);
   try {
-    const res = await api("/api/calc/pot-odds", { method: "POST", body: {
-      pot: Number($("pot-p").value), bet: Number($("pot-b").value) } });
+    const body = { pot: Number($("pot-p").value), bet: Number($("pot-b").value) };
+    const res = await orOffline(() => api("/api/calc/pot-odds", { method: "POST", body }),
+      () => offline.potOdds(body.pot, body.bet));
     $("pot-result").textContent = res.break_even.percent;
     $("pot-formula").textContent = `${res.bet} / (${res.pot} + 2 × ${res.bet}) = ${res.bet}/${res.final_pot}`;
   } catch (e) { showError($("pot-error"), e); }
@@ -178,7 +182,8 @@ eqForm.addEventListener("submit", async (ev) => {
     board: $("eq-board").value, burn: $("eq-burn").value.trim() || null, precision: Number($("eq-precision").value),
   };
   try {
-    let job = await api("/api/calc/equity", { method: "POST", body });
+    let job = await orOffline(() => api("/api/calc/equity", { method: "POST", body }),
+      () => ({ status: "done", result: offline.equity(body) }));
     while (job.status !== "done") {
       if (mine !== eqSeq) return;
       $("eq-progress").hidden = false;

@@ -3,6 +3,7 @@
 const MESSAGES = Object.assign({}, ...["i18n-data", "i18n-page"].map(
   (id) => JSON.parse(document.getElementById(id)?.textContent || "{}")));
 export const LANG = document.documentElement.lang || "zh-TW";
+const PAGE_BUILD = document.querySelector('meta[name="tp-build"]')?.content || "";
 
 export function t(key, params = {}) {
   const text = MESSAGES[key] ?? key;
@@ -34,6 +35,12 @@ export async function api(path, { method = "GET", body } = {}) {
     });
   } catch (e) {
     throw new ApiError("network", t("js.error_network"), 0);
+  }
+  const build = res.headers.get("X-TP-Build");
+  if (build && PAGE_BUILD && build !== PAGE_BUILD) {
+    // the server runs another build than this page's scripts: never use its answers with these scripts
+    window.dispatchEvent(new Event("tp:stale-build"));
+    throw new ApiError("stale_build", t("js.app_update"), res.status);
   }
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {

@@ -1,10 +1,12 @@
 // Lab table: the shoe and the dealer burns stay on the server; we only ever get the player's view.
 import { api, el, renderCard, renderHand, showError, t } from "./core.js";
+import { LabHand } from "./offline.js";
 
 const KEY = "tp_lab_hand";
 const $ = (id) => document.getElementById(id);
 const form = $("lab-form"), nextBtn = $("lab-next"), decksSel = $("lab-decks"), errorBox = $("lab-error");
 let hand = null;
+let local = null; // the hand dealt on this device while the server cannot be reached (offline.js)
 let seq = 0; // only the latest request may redraw the table
 
 function slots(n) {
@@ -14,7 +16,8 @@ function slots(n) {
 function draw(view, fresh = false) {
   const prevBoard = hand && hand.id === view.id ? hand.board.length : 0;
   hand = view;
-  sessionStorage.setItem(KEY, view.id);
+  if (!view.offline) sessionStorage.setItem(KEY, view.id);
+  $("lab-offline").hidden = !view.offline;
   decksSel.value = String(view.decks);
   const best = view.best ? view.best.cards : null;
   renderHand($("lab-hole"), view.hole, { best, dealFrom: fresh ? 0 : Infinity });
@@ -47,7 +50,15 @@ async function deal({ focus = true } = {}) {
   const mine = ++seq;
   showError(errorBox, null);
   try {
-    const view = await api("/api/lab/hands", { method: "POST", body: { decks: Number(decksSel.value) } });
+    let view;
+    try {
+      view = await api("/api/lab/hands", { method: "POST", body: { decks: Number(decksSel.value) } });
+      local = null;
+    } catch (e) {
+      if (e.code !== "network") throw e;
+      local = new LabHand(Number(decksSel.value)); // offline: the shoe is shuffled on this device
+      view = local.view();
+    }
     if (mine !== seq) return;
     draw(view, true);
     if (focus) nextBtn.focus();
@@ -63,7 +74,9 @@ nextBtn.addEventListener("click", async () => {
   showError(errorBox, null);
   nextBtn.disabled = true;
   try {
-    const view = await api(`/api/lab/hands/${encodeURIComponent(hand.id)}/next`, { method: "POST" });
+    if (local && hand.offline) local.advance();
+    const view = local && hand.offline ? local.view()
+      : await api(`/api/lab/hands/${encodeURIComponent(hand.id)}/next`, { method: "POST" });
     if (mine !== seq) return;
     draw(view);
     if (nextBtn.disabled) $("lab-deal").focus();

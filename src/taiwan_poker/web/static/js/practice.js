@@ -1,5 +1,34 @@
 // Practice room: the server grades every answer and keeps this session's score.
-import { api, el, renderCard, renderHand, showError, t } from "./core.js";
+import { LANG, api, el, renderCard, renderHand, showError, t } from "./core.js";
+import { practiceData } from "./offline.js";
+
+// Offline, the answers come from the cached practice data and the score is kept on this device.
+const offlineScore = { answered: 0, correct: 0 };
+function recordOffline(correct) {
+  offlineScore.answered += 1;
+  if (correct) offlineScore.correct += 1;
+  return { ...offlineScore, percent: Math.round(100 * offlineScore.correct / offlineScore.answered) };
+}
+
+async function offlineAnswer(scenario, choice) {
+  const s = (await practiceData(LANG)).scenarios.find((x) => x.id === scenario);
+  const correct = choice === s.answer;
+  return { correct, answer: s.answer, answer_label: s.answer_label, explanation: s.explanation,
+    score: recordOffline(correct) };
+}
+
+async function offlineDrill() {
+  const drills = (await practiceData(LANG)).drills;
+  return drills[Math.floor(Math.random() * drills.length)];
+}
+
+async function offlineDrillAnswer(seed, fraction) {
+  const d = (await practiceData(LANG)).drills.find((x) => x.seed === seed);
+  const correct = fraction === d.answer.fraction;
+  return { correct, answer: d.answer, explanation: d.explanation, score: recordOffline(correct) };
+}
+
+const orOffline = (online, offline) => online().catch((e) => { if (e.code === "network") return offline(); throw e; });
 
 const $ = (id) => document.getElementById(id);
 
@@ -22,9 +51,9 @@ document.querySelectorAll(".scenario").forEach((card) => {
   card.querySelectorAll(".choice").forEach((btn) => {
     btn.addEventListener("click", async () => {
       try {
-        const res = await api("/api/practice/answers", {
+        const res = await orOffline(() => api("/api/practice/answers", {
           method: "POST", body: { scenario: card.dataset.scenario, choice: btn.dataset.choice },
-        });
+        }), () => offlineAnswer(card.dataset.scenario, btn.dataset.choice));
         card.querySelectorAll(".choice").forEach((b) => {
           b.classList.remove("is-right", "is-wrong", "picked");
           if (b.dataset.choice === res.answer) b.classList.add("is-right");
@@ -45,7 +74,7 @@ async function loadDrill() {
   const box = $("drill-feedback");
   box.hidden = true;
   try {
-    drill = await api("/api/practice/drill");
+    drill = await orOffline(() => api("/api/practice/drill"), offlineDrill);
   } catch (e) { showError(box, e); return; }
   $("drill").dataset.seed = drill.seed;
   $("drill-meta").textContent = t("drill.meta", { decks: drill.decks, total: 52 * drill.decks });
@@ -64,7 +93,9 @@ async function loadDrill() {
 async function answerDrill(btn, fraction) {
   const box = $("drill-feedback");
   try {
-    const res = await api("/api/practice/drill/answers", { method: "POST", body: { seed: drill.seed, choice: fraction } });
+    const res = await orOffline(
+      () => api("/api/practice/drill/answers", { method: "POST", body: { seed: drill.seed, choice: fraction } }),
+      () => offlineDrillAnswer(drill.seed, fraction));
     document.querySelectorAll("#drill-choices .choice").forEach((b) => {
       b.classList.remove("is-right", "is-wrong");
       if (b.dataset.choice === res.answer.fraction) b.classList.add("is-right");
