@@ -30,11 +30,12 @@ from .rendering import render
 HERE = Path(__file__).parent
 BUILD_HEADER = "X-TP-Build"
 # the pages that work offline (their HTML is cached by the service worker) and the odds page's deck choices
-OFFLINE_PAGES = ("/", "/rules", "/odds", "/calculators", "/lab", "/practice", "/offline")
+OFFLINE_PAGES = ("/", "/rules", "/odds", "/calculators", "/lab", "/practice", "/verify", "/offline")
 ODDS_DECKS = (1, 2, 3, 4, 5, 6)
 # the scripts, styles and images those pages load
 OFFLINE_ASSETS = ("css/app.css", "js/app.js", "js/core.js", "js/solo.js", "js/lab.js", "js/practice.js",
-                  "js/calculators.js", "js/offline.js", "img/favicon.svg", "img/icon-192.png", "img/icon-512.png",
+                  "js/calculators.js", "js/offline.js", "js/verify.js", "js/fairness.js", "img/favicon.svg",
+                  "img/icon-192.png", "img/icon-512.png",
                   "img/icon-maskable-512.png")
 DRILL_POOL = 60  # drills the practice room can deal offline (seeds 0..59), both languages
 router = APIRouter(include_in_schema=False)

@@ -37,7 +37,7 @@ templates.env.globals["card_aria"] = card_aria
 templates.env.globals["version"] = __version__
 templates.env.globals["build"] = build_id()
 # pages that need the server (tables, lobby, history, sign-in): they say so while the connection is down
-OFFLINE_PAGE_NAMES = ("home", "rules", "odds", "calculators", "lab", "practice", "offline")
+OFFLINE_PAGE_NAMES = ("home", "rules", "odds", "calculators", "lab", "practice", "verify", "offline")
 templates.env.globals["offline_pages"] = OFFLINE_PAGE_NAMES
 
 
