@@ -1,7 +1,8 @@
 """Rules engine speed: random hands simulated per second, live CSPRNG deal rate, adjudications per second.
 
 Run: ``.venv/bin/python benchmarks/bench_rules.py [--seconds S]``.  Prints a table; never asserts.
-Targets (issue 3): >= 20,000 heads-up hands/s in one process; >= 5,000 adjudications/s via ``--jsonl``.
+Targets (issue 3): >= 20,000 heads-up hands/s in one process; >= 5,000 adjudications/s via ``--jsonl``;
+(issue 47) a deal with seeds and commitments under 2 ms of CPU for 6 decks and 6 players.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import argparse
 import json
 import random
 import resource
+import secrets
 import subprocess
 import sys
 import time
@@ -17,6 +19,7 @@ from pathlib import Path
 
 from taiwan_poker.cards import deal as deal_cards
 from taiwan_poker.cards import live_rng
+from taiwan_poker.fairness import CommittedShoe, seed_commitment
 from taiwan_poker.rules import ActionKind, Hand, RuleSet
 from taiwan_poker.rules.events import ActionTaken
 from taiwan_poker.rules.ruleset import cards_needed
@@ -66,6 +69,29 @@ def live_hand_start_rate(seats: int, seconds: float) -> float:
             Hand.start(rules, stacks, i % seats, rng=rng)
         done += 500
     return done / (time.perf_counter() - start)
+
+
+def deal_ms(decks: int, seats: int, seconds: float, committed: bool) -> float:
+    """Milliseconds of CPU per hand dealt (``Hand.start``): from the live CSPRNG (today's deal), or from a
+    committed shoe (issue 47: a fresh server seed, every seat's seed, the shoe derived and committed)."""
+    rules = RuleSet(decks=decks, seats=seats)
+    rng = live_rng()
+    stacks = [2000] * seats
+    need = cards_needed(seats)
+    seeds = {seat: secrets.token_bytes(32) for seat in range(seats)}
+    done = 0
+    cpu = time.process_time()
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        for i in range(50):
+            if committed:
+                shoe = CommittedShoe.derive(decks, secrets.token_bytes(32), f"BENCH1/{done + i}", seeds)
+                seed_commitment(secrets.token_bytes(32))  # the next hand's seed, committed now
+                Hand.start(rules, stacks, i % seats, cards=shoe.cards[:need])
+            else:
+                Hand.start(rules, stacks, i % seats, rng=rng)
+        done += 50
+    return (time.process_time() - cpu) * 1000 / done
 
 
 def _word(ev: ActionTaken) -> str:
@@ -133,6 +159,10 @@ def main() -> None:
     rows.append(("live CSPRNG deals / s, heads-up (14 cards of 104)", f"{live_deal_rate(2, args.seconds):,.0f}"))
     rows.append(("live CSPRNG deals / s, six-handed (26 cards of 104)", f"{live_deal_rate(6, args.seconds):,.0f}"))
     rows.append(("live CSPRNG hands dealt / s, heads-up (Hand.start)", f"{live_hand_start_rate(2, args.seconds):,.0f}"))
+    for decks, seats in ((2, 2), (6, 6)):
+        today, fair = deal_ms(decks, seats, args.seconds, False), deal_ms(decks, seats, args.seconds, True)
+        rows.append((f"deal, {decks} decks {seats} seats: ms of CPU a hand, today's CSPRNG deal", f"{today:.3f}"))
+        rows.append(("  with seeds and commitments (issue 47; target < 2 ms at 6 and 6)", f"{fair:.3f}"))
     total, steady, per_cpu = adjudications_per_second(args.requests)
     label = f"adjudications / s via `adjudicate --jsonl` ({args.requests:,} lines, incl. start-up)"
     rows.append((label, f"{total:,.0f}"))
