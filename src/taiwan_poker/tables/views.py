@@ -243,11 +243,15 @@ def may_buy(state: TableState, seat: int | None) -> int:
 
 
 def history(state: TableState, member: int | None) -> list[dict[str, Any]]:
-    """Every hand as ``member`` saw it (their own cards in the hands they played; public information otherwise)."""
+    """Every hand as ``member`` saw it (their own cards in the hands they played; public information otherwise),
+    with the names of its players as seated then and its own stakes."""
     out = []
     for i, hand in enumerate(state.hands):
         seat = state.seat_in_hand(member, i)
-        out.append({"hand_no": hand.hand_no, "final": view(hand, seat), "events": events_for(hand, seat)})
+        rules = hand.rules
+        out.append({"hand_no": hand.hand_no, "names": names_in_hand(state, i),
+                     "blinds": [rules.small_blind, rules.big_blind], "final": view(hand, seat),
+                     "events": events_for(hand, seat)})
     return out
 
 
