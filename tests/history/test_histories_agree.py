@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from taiwan_poker.history.exports import Format, hand_record, render_json, render_text
@@ -185,7 +185,8 @@ def play(seats: int, seed: int, hands: int, pick: Pick[Any], **rules: Any) -> Li
     return table
 
 
-@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+          phases=tuple(p for p in Phase if p is not Phase.explain))  # the explain phase takes minutes
 @given(seats=st.integers(2, 6), straddle=st.booleans(), run_twice=st.booleans(), show_or_muck=st.booleans(),
        seed=st.integers(0, 2**32 - 1), hands=st.integers(2, 7), data=st.data())
 def test_every_history_of_every_hand_tells_what_the_live_table_showed(
