@@ -49,6 +49,11 @@ def last_actions(hand: Hand) -> dict[str, dict[str, Any]]:
     return out
 
 
+def time_outs(hand: Hand) -> list[dict[str, Any]]:
+    """Every move the clock made in the hand (a check, or a fold), in order: what the page explains after it."""
+    return [{"seat": ev.seat, "kind": ev.kind.value} for ev in hand.events if isinstance(ev, ActionTaken) and ev.timeout]
+
+
 def players(state: TableState) -> list[dict[str, Any]]:
     """Everyone at the table now, then those who left (public)."""
     stacks = state.stacks()
@@ -162,6 +167,7 @@ def public_table_view(state: TableState) -> dict[str, Any]:
     if hand is not None:
         hv = public_view(hand)
         hv["last_actions"] = last_actions(hand)
+        hv["timeouts"] = time_outs(hand)
         out["hand"] = hv
     if state.started:
         left = [d.seat for d in state.departed if d.during_match]
