@@ -1,5 +1,6 @@
 """Histories equal the table (issue 45): random matches at the table machine, with straddles, boards run twice,
-time-outs, shows after an uncontested pot, new stakes and seats taken over by new players; at the end every hand's
+time-outs, shows after an uncontested pot, new stakes, players leaving (between hands or in one) and their seats
+taken over by new players; at the end every hand's
 histories, for every player of it and for a spectator, tell the story the live table told (``agreement.py``)."""
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ class LiveTable:
         return occupant.member
 
     def move(self, pick: Pick[Any]) -> None:
-        """The player to act moves, or their clock runs out; a choice the hand waits for is made or lapses."""
+        """The player to act moves, or their clock runs out, or a player leaves; a choice the hand waits for is
+        made or lapses."""
         hand = self.s.hand
         assert hand is not None
         if hand.pending is not None:
@@ -103,6 +105,10 @@ class LiveTable:
                 self.do(AnswerRuns(self.member(seat), pick((True, True, True, False))))
             else:
                 self.do(ShowOrMuck(self.member(seat), pick((False, True))))
+            return
+        players = [s for s in hand.players if not hand.betting.folded[s] and self.member(s) != HOST]
+        if players and sum(x is not None for x in self.s.seats) >= 3 and pick(range(15)) == 0:
+            self.do(Leave(self.member(pick(players))))  # mid-hand: their hand folds at once, out of turn
             return
         seat = hand.to_act
         assert seat is not None
@@ -118,8 +124,8 @@ class LiveTable:
         self.do(Act(self.member(seat), Action(ActionKind(kind), to)))
 
     def between_hands(self, pick: Pick[Any]) -> bool:
-        """What happens between hands: a show, new stakes, a player leaving and another taking the seat; then
-        the next deal (False when the match is over)."""
+        """What happens between hands: a show, new stakes, a player leaving, new players taking the empty seats;
+        then the next deal (False when the match is over)."""
         hand = self.s.hand
         assert hand is not None and hand.complete
         if self.s.over:
@@ -132,10 +138,10 @@ class LiveTable:
             self.do(ChangeRules(HOST, changed_rules(self.s.rules, {"blinds": [big // 2, big]})))
         seated = [i for i, x in enumerate(self.s.seats) if x is not None and x.member != HOST]
         if len(seated) >= 2 and pick(range(3)) == 0:
-            seat = pick(seated)
-            self.do(Leave(self.member(seat)))
-            newcomer = next(self.newcomers, None)
-            if newcomer is not None and not self.s.over:
+            self.do(Leave(self.member(pick(seated))))
+        for seat, occupant in enumerate(self.s.seats):  # a seat left empty is taken by someone new
+            newcomer = next(self.newcomers, None) if occupant is None and not self.s.over else None
+            if newcomer is not None:
                 self.do(Join(HOST + newcomer, NAMES[newcomer], seat=seat))
         for occupant in self.s.seats:
             if occupant is not None and occupant.away:

@@ -34,8 +34,21 @@ ours does.
 
 A time-out is written as its action with the commentary ``# timed out``; a
 winner who showed cards without a showdown, as a commentary (PHH shows cards
-only at a showdown).  A player who left mid-hand folded out of turn, which PHH
-cannot say; such a fold is written as a comment at the point it happened.
+only at a showdown).
+
+**A player who left mid-hand** folded out of turn, which PHH cannot say: a
+comment marks the point they left, and their fold is written at their next turn
+in pokerkit's order (``pN f # left the table``), or a muck at the showdown; a
+player our table no longer asked (the hand went on without the leaver) checks
+or calls there with the commentary ``# not asked at our table``, which moves no
+chip that stays with anyone else.  ``_folded_out_of_turn`` lists the leavers
+whose fold cannot be replayed so: the hand ended before their next turn
+(everyone else folded behind them, or they left after the last raise: a reader
+would need streets our table never dealt), they left a bet nobody matched (our
+table keeps it in the pot, ``docs/rules.md``; a reader gives it back), or the
+board was then run twice (a reader starts the second run after their turn).  A
+reader that plays turns, as pokerkit does, cannot replay such a hand to our
+stacks.
 """
 
 from __future__ import annotations
@@ -49,6 +62,7 @@ from ..rules.actions import ActionKind
 from ..rules.replay import (
     BlindPost,
     Mucked,
+    PotWon,
     SeatLeft,
     SecondDealt,
     ShownAfter,
@@ -77,8 +91,10 @@ def hand_phh(events: Sequence[Mapping[str, Any]], *, names: Sequence[str], small
     n = len(stacks)
     order = [s for s in ((hand.button + 1 + i) % n for i in range(n)) if stacks[s] > 0]  # p1 .. pN (the button)
     player = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
+    turns = _Turns(order, stacks)
     actions: list[str] = []
     for step in hand.steps:
+        actions += turns.before(step)
         if isinstance(step, StreetAction):
             timed_out = " # timed out" if step.timeout else ""
             if step.kind is ActionKind.FOLD:
@@ -88,7 +104,7 @@ def hand_phh(events: Sequence[Mapping[str, Any]], *, names: Sequence[str], small
             else:  # a check or call, or an all-in nobody can answer (PHH calls, the excess comes back)
                 actions.append(f"{player[step.seat]} cc{timed_out}")
         elif isinstance(step, SeatLeft):
-            actions.append(f"# {player[step.seat]} left the table: folded out of turn")
+            actions.append(f"# {player[step.seat]} left the table: folded out of turn (written at their turn)")
         elif isinstance(step, StreetDealt | SecondDealt):
             actions.append("d db " + "".join(c.face_str for c in step.cards))
         elif isinstance(step, ShownHand):
@@ -124,7 +140,134 @@ def hand_phh(events: Sequence[Mapping[str, Any]], *, names: Sequence[str], small
     ]
     if hand.runs > 1:
         fields.append(("_runs", hand.runs))
+    unplaced = _unplaced(hand, turns)
+    if unplaced:
+        fields.append(("_folded_out_of_turn", [player[s] for s in order if s in unplaced]))
     return "".join(f"{key} = {_toml(value)}\n" for key, value in fields)
+
+
+def _unplaced(hand: VisibleHand, turns: _Turns) -> set[int]:
+    """The players who left mid-hand whose fold a reader that plays turns cannot replay as our table did: those
+    no turn was left for, those all in for more than anyone matched (our table keeps the excess in the pot, a
+    reader gives it back to a hand it only sees mucked), and any who left a hand whose board was then run twice
+    (a reader starts the second run after the leaver's turn)."""
+    left = {s.seat for s in hand.steps if isinstance(s, SeatLeft)}
+    kept = {s for s in left if turns.stacks[s] == 0
+            and hand.contributed[s] > max(c for o, c in enumerate(hand.contributed) if o != s)}
+    return turns.gone | kept | (left if hand.runs > 1 else set())
+
+
+class _Turns:
+    """Whom pokerkit would ask to act next, so that a player who left mid-hand is written folding when it asks them.
+
+    At our table a player who leaves folds at once, out of turn; PHH has no such fold, so the leaver is written
+    folding at their next turn in the betting, or mucking at a showdown they are not asked to act before (see the
+    module's docstring).  This follows pokerkit's turns: a round asks every player with chips behind (when two or
+    more have any), and again after each bet or raise it must answer.
+    """
+
+    def __init__(self, order: Sequence[int], stacks: Sequence[int]) -> None:
+        self.order = list(order)  # p1 .. pN, clockwise from the first seat after the button
+        self.name = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
+        self.stacks = {s: stacks[s] for s in order}  # chips behind
+        self.bets = dict.fromkeys(order, 0)  # this round's
+        self.live = set(order)  # not folded, as the file has told it so far
+        self.due = set(order)  # who must still act this round (pre-flop: everyone, the big blind's option too)
+        self.last = order[-1]  # who acted (or posted) last: the round's next turn is clockwise from them
+        self.gone: set[int] = set()  # left the table, their fold not written yet
+        self.over = False  # the betting is over: shows, mucks and pots
+
+    def before(self, step: object) -> list[str]:
+        """The actions to write before ``step`` for the players who left, and the turns moved on by it."""
+        out: list[str] = []
+        if isinstance(step, BlindPost | StraddlePost):
+            self.stacks[step.seat] -= step.amount
+            self.bets[step.seat] += step.amount
+            self.last = step.seat
+        elif isinstance(step, SeatLeft):
+            self.gone.add(step.seat)
+        elif isinstance(step, StreetAction):
+            out = self._folds(stop=step.seat)
+            self.due.discard(step.seat)
+            self.stacks[step.seat] -= step.amount
+            self.bets[step.seat] += step.amount
+            if step.kind is ActionKind.FOLD:
+                self.live.discard(step.seat)
+            elif step.answerable:  # written as a bet or raise: everyone else with chips answers it
+                self.due = self._acting() - {step.seat}
+            self.last = step.seat
+            self._settle()
+        elif isinstance(step, StreetDealt | SecondDealt) and not self.over:
+            out = self._folds()
+            self._round(betting=isinstance(step, StreetDealt))
+        elif isinstance(step, ShownHand | Mucked | PotWon) and not self.over:
+            self.over = True
+            out = self._folds() + (self._mucks() if isinstance(step, ShownHand | Mucked) else [])
+        return out
+
+    def _acting(self) -> set[int]:
+        return {s for s in self.live if self.stacks[s] > 0}
+
+    def _settle(self) -> None:
+        """With fewer than two players left to act, the round asks only one who has a bet to answer."""
+        if len(self._acting()) < 2:
+            top = max(self.bets[s] for s in self.live) if self.live else 0
+            self.due = {s for s in self.due if s in self.live and self.bets[s] < top}
+
+    def _round(self, betting: bool) -> None:
+        """A new street: a betting round, or none (the second run's board)."""
+        acting = self._acting()
+        self.bets = dict.fromkeys(self.order, 0)
+        self.due = acting if betting and len(acting) >= 2 else set()
+        self.last = self.order[-1]
+
+    def _walk(self) -> list[int]:
+        """The seats in turn, clockwise from the last to act."""
+        n = len(self.order)
+        start = self.order.index(self.last)
+        return [self.order[(start + k) % n] for k in range(1, n + 1)]
+
+    def _turn(self, seat: int, move: str) -> str:
+        """A move written for a turn our table did not play: a leaver's fold, or a check or call (its chips)."""
+        self.due.discard(seat)
+        self.last = seat
+        if move.startswith("f"):
+            self.gone.discard(seat)
+            self.live.discard(seat)
+        else:
+            call = min(max(self.bets.values()) - self.bets[seat], self.stacks[seat])
+            self.bets[seat] += call
+            self.stacks[seat] -= call
+        self._settle()
+        return f"{self.name[seat]} {move}"
+
+    def _folds(self, stop: int | None = None) -> list[str]:
+        """The leavers asked to act before ``stop``'s turn (None: before the round ends), clockwise from the last.
+
+        Before the round ends, a player still to act ahead of a leaver in pokerkit's order, whom our table did not
+        ask (the hand went on without the leaver), checks or calls: it moves no chip that stays with anyone else,
+        as whoever is left wins what they put in, or nobody bets after it."""
+        walk = self._walk()
+        walk = walk[:walk.index(stop)] if stop in walk else walk
+        waiting = [s for s in walk if s in self.gone and s in self.due and self.stacks[s] > 0]
+        out = []
+        for seat in walk[:walk.index(waiting[-1]) + 1] if waiting else ():
+            if seat not in self.due:  # not asked (any more: a fold may have closed the round)
+                continue
+            if seat in waiting:
+                out.append(self._turn(seat, "f # left the table"))
+            elif stop is None and self.stacks[seat] > 0:
+                out.append(self._turn(seat, f"cc {NOT_ASKED}"))
+        return out
+
+    def _mucks(self) -> list[str]:
+        """At the showdown, the leavers not asked to act since muck."""
+        out = [f"{self.name[s]} sm # left the table" for s in self.order if s in self.gone]
+        self.gone.clear()
+        return out
+
+
+NOT_ASKED = "# not asked at our table: the hand went on without a player who left"
 
 
 def _forced_bets(hand: VisibleHand, order: Sequence[int], small_blind: int, big_blind: int) -> list[int]:

@@ -51,7 +51,8 @@ def last_actions(hand: Hand) -> dict[str, dict[str, Any]]:
 
 def time_outs(hand: Hand) -> list[dict[str, Any]]:
     """Every move the clock made in the hand (a check, or a fold), in order: what the page explains after it."""
-    return [{"seat": ev.seat, "kind": ev.kind.value} for ev in hand.events if isinstance(ev, ActionTaken) and ev.timeout]
+    return [{"seat": ev.seat, "kind": ev.kind.value} for ev in hand.events
+            if isinstance(ev, ActionTaken) and ev.timeout]
 
 
 def players(state: TableState) -> list[dict[str, Any]]:
