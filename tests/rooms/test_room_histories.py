@@ -128,6 +128,9 @@ def test_a_home_game_s_histories_tell_each_hand_as_the_table_did(db: Database) -
                             history_of[member.id if member else None][hand_no - 1],  # type: ignore[index]
                             reads.export_text(code, member, Format.TEXT, hand_no),
                             reads.export_text(code, member, Format.PHH, hand_no), seat)
+    first_to_act = game.hands[1].moves[0][0]
+    review = reads.review(code, game.by_seat[first_to_act] if first_to_act != bob_seat else bob, 1)["decisions"][0]
+    assert (review["pot"], review["call"]) == (sum(game.hands[1].posts.values()), 40), "the review counts the straddle"
     assert game.hands[1].names[bob_seat] == "Bob" and game.hands[2].names[bob_seat] == "Eve"
     whole = reads.export_json(code, None)["hands"]
     assert [h["names"][bob_seat] for h in whole] == ["Bob", "Eve", "Eve"], "the whole table's file names them too"
