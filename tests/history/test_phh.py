@@ -238,3 +238,22 @@ def test_a_player_who_left_mid_hand_is_written_folding_at_their_next_turn() -> N
     assert "_folded_out_of_turn" not in text
     order = HandHistory.loads(text).user_defined_fields["_seats"]
     assert list(pokerkit_replay(text).stacks) == [hand.stacks[s] for s in order]
+
+
+def test_leavers_all_in_for_more_than_the_players_still_in_are_listed_as_folded_out_of_turn() -> None:
+    """Under the gun and the button go all in for 2,000 and leave; the blinds call all in for less. Our table gives
+    the leavers' excess to the players still in (docs/rules.md), which a reader that only sees the leavers muck at
+    the showdown cannot do: the file names them, and the rest of it still replays in pokerkit."""
+    rules = RuleSet(decks=1, seats=4)
+    hand = Hand.start(rules, [2000, 1960, 1105, 2000], 0, rng=random.Random(4))
+    hand.act(Action(ActionKind.ALLIN))  # under the gun
+    hand.act(Action(ActionKind.CALL))  # the button, all in
+    hand.fold_out_of_turn(3)
+    hand.fold_out_of_turn(0)
+    hand.act(Action(ActionKind.CALL))  # the small blind, all in for less
+    hand.act(Action(ActionKind.CALL))  # the big blind, all in for less
+    assert hand.complete
+    hh = HandHistory.loads(export(hand, None))
+    assert hh.user_defined_fields["_folded_out_of_turn"] == ["p3", "p4"]  # seats 3 and 0
+    assert [a for a in hh.actions if "left the table" in a and not a.startswith("#")] == \
+        ["p3 sm # left the table", "p4 sm # left the table"]

@@ -148,12 +148,12 @@ def hand_phh(events: Sequence[Mapping[str, Any]], *, names: Sequence[str], small
 
 def _unplaced(hand: VisibleHand, turns: _Turns) -> set[int]:
     """The players who left mid-hand whose fold a reader that plays turns cannot replay as our table did: those
-    no turn was left for, those all in for more than anyone matched (our table keeps the excess in the pot, a
-    reader gives it back to a hand it only sees mucked), and any who left a hand whose board was then run twice
-    (a reader starts the second run after the leaver's turn)."""
+    no turn was left for, those all in for more than any player still in the hand put in (our table gives that
+    part to the players still in, a reader gives it back, or to nobody, as it only sees the leavers muck it), and
+    any who left a hand whose board was then run twice (a reader starts the second run after the leaver's turn)."""
     left = {s.seat for s in hand.steps if isinstance(s, SeatLeft)}
-    kept = {s for s in left if turns.stacks[s] == 0
-            and hand.contributed[s] > max(c for o, c in enumerate(hand.contributed) if o != s)}
+    most = max((hand.contributed[s] for s in hand.live), default=0)
+    kept = {s for s in left if turns.stacks[s] == 0 and hand.contributed[s] > most}
     return turns.gone | kept | (left if hand.runs > 1 else set())
 
 
