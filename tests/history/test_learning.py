@@ -11,7 +11,7 @@ from taiwan_poker.history.hand_text import hand_text, match_text
 from taiwan_poker.history.phh import hand_phh
 from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
 from taiwan_poker.rules.views import events_for
-from tests.history.test_phh import played
+from tests.history.test_phh import played, straddled_and_run_twice
 
 
 def events(*rest: dict[str, object]) -> list[dict[str, object]]:
@@ -103,3 +103,30 @@ def test_the_numbers_the_text_and_phh_read_an_all_in_over_a_short_big_blind_alik
     assert "Cy: posts big blind 15" in text and "Ann: raises 5 to 20 and is all-in" in text
     phh = hand_phh(events_0, names=["Ann", "Ben", "Cy"], small_blind=10, big_blind=20, decks=1)
     assert '"p3 cbr 20"' in phh
+
+
+def test_the_text_export_posts_the_straddle_and_writes_each_run_with_its_pots() -> None:
+    """Every chip on a line, the straddle included, so the lines add up to the total pot; a board run twice as
+    PokerStars writes one: each run's streets, its showdown and the half of the pot it paid, both boards in the
+    summary."""
+    hand = straddled_and_run_twice(2)
+    text = hand_text(events_for(hand, 0), names=["Ann", "Ben", "Cy", "Dee"], small_blind=10, big_blind=20, decks=1,
+                     table="T", hand_no=1, viewer=0)
+    lines = text.splitlines()
+    assert [line for line in lines if ": posts " in line] == \
+        ["Ben: posts small blind 10", "Cy: posts big blind 20", "Dee: posts straddle 40"]
+    assert "Ann: raises 1960 to 2000 and is all-in" in lines and "Dee: calls 1960 and is all-in" in lines
+    put = 10 + 20 + 40 + 2000 + 1960  # the blinds, the straddle, the all-in and its call
+    assert f"Total pot {put}" in lines and put == sum(p.amount for p in hand.pots)
+    heads = [line[:line.index(" ***", 4) + 4] for line in lines if line.startswith("*** ")]
+    assert heads == ["*** HOLE CARDS ***", "*** FIRST FLOP ***", "*** FIRST TURN ***", "*** FIRST RIVER ***",
+                     "*** SECOND FLOP ***", "*** SECOND TURN ***", "*** SECOND RIVER ***", "*** FIRST SHOW DOWN ***",
+                     "*** SECOND SHOW DOWN ***", "*** SUMMARY ***"]
+    first, second = lines.index("*** FIRST SHOW DOWN ***"), lines.index("*** SECOND SHOW DOWN ***")
+    collected = [(i, int(line.split(" collected ")[1].split()[0])) for i, line in enumerate(lines)
+                 if " collected " in line]
+    assert sum(c for i, c in collected if first < i < second) == (put + 1) // 2, "the first run: half, the odd chip"
+    assert sum(c for i, c in collected if i > second) == put // 2
+    faces = lambda cards: " ".join(c.face_str for c in cards)  # noqa: E731
+    assert f"FIRST Board [{faces(hand.board)}] (decks 1 1 1 1 1)" in lines
+    assert f"SECOND Board [{faces(hand.board2)}] (decks 1 1 1 1 1)" in lines and "Hand was run twice" in lines

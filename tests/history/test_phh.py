@@ -18,6 +18,7 @@ from taiwan_poker.history.phh import hand_phh, match_phh
 from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
 from taiwan_poker.rules.events import ActionTaken, HandShown, ShoeDrawn
 from taiwan_poker.rules.views import events_for
+from tests.history.pokerkit_reader import pokerkit_replay
 
 
 def played(seats: int, decks: int, seed: int, levels: list[str]) -> Hand:
@@ -187,3 +188,72 @@ def test_an_all_in_nobody_can_answer_is_written_as_a_call() -> None:
     assert '"p2 cc"' in text
     hh = HandHistory.loads(text)
     assert list(list(hh)[-1].stacks) == [hand.stacks[s] for s in hh.user_defined_fields["_seats"]]
+
+
+def straddled_and_run_twice(seed: int) -> Hand:
+    """Four players at one deck (pokerkit judges it as we do), the straddle on: the first to act goes all in, the
+    straddler calls all in, the blinds fold, and both agree to run the board twice."""
+    rules = RuleSet(decks=1, seats=4, straddle=True, run_twice=True)
+    hand = Hand.start(rules, [2000, 2000, 2000, 2000], 0, rng=random.Random(seed))
+    assert hand.straddle_seat == 3 and hand.to_act == 0
+    for kind in (ActionKind.ALLIN, ActionKind.FOLD, ActionKind.FOLD, ActionKind.CALL):
+        hand.act(Action(kind))
+    for seat in (0, 3):
+        hand.answer_runs(seat, True)
+    assert hand.complete and hand.runs == 2
+    return hand
+
+
+@pytest.mark.parametrize("viewer", [0, 3, None])
+def test_the_straddle_is_a_forced_bet_and_pokerkit_replays_a_board_run_twice_to_our_stacks(
+        viewer: int | None) -> None:
+    """``blinds_or_straddles`` holds the straddle at its player (p3, under the gun); the second run's cards follow
+    the first run's river, ``_runs = 2`` tells a reader to select two runouts, and pokerkit pays each run half of
+    the pot, the first the odd chip, as we do (tests/history/pokerkit_reader.py)."""
+    for seed in range(5):
+        hand = straddled_and_run_twice(seed)
+        hh = HandHistory.loads(export(hand, viewer))
+        order = hh.user_defined_fields["_seats"]
+        assert order == [1, 2, 3, 0] and hh.blinds_or_straddles == [10, 20, 40, 0]
+        assert hh.user_defined_fields["_runs"] == 2
+        assert "".join(a[5:] for a in hh.actions if a.startswith("d db ")) == \
+            "".join(c.face_str for c in (*hand.board, *hand.board2))
+        assert list(pokerkit_replay(export(hand, viewer)).stacks) == [hand.stacks[s] for s in order]
+
+
+def test_a_player_who_left_mid_hand_is_written_folding_at_their_next_turn() -> None:
+    """The small blind leaves before acting (our table folds them at once); PHH, which has no fold out of turn,
+    writes it where pokerkit asks them, after the calls of under the gun and the button, and pokerkit replays the
+    hand to our stacks."""
+    rules = RuleSet(decks=1, seats=4)
+    hand = Hand.start(rules, [2000, 2000, 2000, 2000], 0, rng=random.Random(3))
+    hand.fold_out_of_turn(1)
+    while not hand.complete:
+        legal = hand.legal()
+        hand.act(Action(ActionKind.CHECK if legal.allows(ActionKind.CHECK) else ActionKind.CALL))
+    text = export(hand, None)
+    actions = HandHistory.loads(text).actions
+    moves = [a for a in actions if not a.startswith(("d ", "#"))]
+    assert moves[:4] == ["p3 cc", "p4 cc", "p1 f # left the table", "p2 cc"], moves
+    assert "_folded_out_of_turn" not in text
+    order = HandHistory.loads(text).user_defined_fields["_seats"]
+    assert list(pokerkit_replay(text).stacks) == [hand.stacks[s] for s in order]
+
+
+def test_leavers_all_in_for_more_than_the_players_still_in_are_listed_as_folded_out_of_turn() -> None:
+    """Under the gun and the button go all in for 2,000 and leave; the blinds call all in for less. Our table gives
+    the leavers' excess to the players still in (docs/rules.md), which a reader that only sees the leavers muck at
+    the showdown cannot do: the file names them, and the rest of it still replays in pokerkit."""
+    rules = RuleSet(decks=1, seats=4)
+    hand = Hand.start(rules, [2000, 1960, 1105, 2000], 0, rng=random.Random(4))
+    hand.act(Action(ActionKind.ALLIN))  # under the gun
+    hand.act(Action(ActionKind.CALL))  # the button, all in
+    hand.fold_out_of_turn(3)
+    hand.fold_out_of_turn(0)
+    hand.act(Action(ActionKind.CALL))  # the small blind, all in for less
+    hand.act(Action(ActionKind.CALL))  # the big blind, all in for less
+    assert hand.complete
+    hh = HandHistory.loads(export(hand, None))
+    assert hh.user_defined_fields["_folded_out_of_turn"] == ["p3", "p4"]  # seats 3 and 0
+    assert [a for a in hh.actions if "left the table" in a and not a.startswith("#")] == \
+        ["p3 sm # left the table", "p4 sm # left the table"]

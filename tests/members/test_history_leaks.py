@@ -27,8 +27,10 @@ def text_faces(text: str) -> list[str]:
 
 
 def allowed_faces(hand: Hand, seat: int | None) -> set[str]:
-    """The faces a viewer may see: the board, hands shown at showdown, and their own cards and burn."""
-    cards = [*hand.board, *(c for e in hand.shown for c in e.hole)]
+    """The faces a viewer may see: both boards (a board run twice), hands shown at showdown, cards an uncontested
+    winner showed, and their own cards and burn."""
+    cards = [*hand.board, *hand.board2, *(c for e in hand.shown for c in e.hole),
+             *(c for shown in hand.volunteered.values() for c in shown)]
     if seat is not None and hand.dealt_in(seat):
         cards += [*hand.hole_cards(seat), *hand.private_burns(seat)]
     return {c.face_str for c in cards if c is not None}
@@ -43,7 +45,8 @@ def hidden_labels(hand: Hand, seat: int | None) -> set[str]:
             out |= {c.label for c in hand.private_burns(s) if c is not None}
             if s not in shown:
                 out |= {c.label for c in hand.hole_cards(s) if c is not None}
-    visible = {c.label for c in hand.board} | {c.label for e in hand.shown for c in e.hole}
+    visible = {c.label for c in (*hand.board, *hand.board2)} | {c.label for e in hand.shown for c in e.hole} \
+        | {c.label for shown in hand.volunteered.values() for c in shown}
     if seat is not None and hand.dealt_in(seat):
         visible |= {c.label for c in (*hand.hole_cards(seat), *hand.private_burns(seat)) if c is not None}
     return out - visible

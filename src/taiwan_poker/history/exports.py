@@ -35,8 +35,8 @@ class HandRecord:
     table: str | None  # None: the hand is shared on its own and does not lead to its table
     hand_no: int
     seat: int | None
-    names: list[str]
-    rules: RuleSet
+    names: list[str]  # each seat's player when the hand was dealt
+    rules: RuleSet  # the hand's own (its stakes, its straddle), not the table's now
     complete: bool
     events: list[dict[str, Any]]
     final: dict[str, Any]
@@ -44,8 +44,8 @@ class HandRecord:
     def to_json(self) -> dict[str, Any]:
         rules = self.rules
         return {"table": self.table, "hand_no": self.hand_no, "seat": self.seat, "decks": rules.decks,
-                "blinds": [rules.small_blind, rules.big_blind], "names": self.names, "complete": self.complete,
-                "final": self.final, "events": self.events}
+                "blinds": [rules.small_blind, rules.big_blind], "straddle": rules.straddle, "names": self.names,
+                "complete": self.complete, "final": self.final, "events": self.events}
 
 
 def hand_record(state: TableState, table: str | None, member: int | None, index: int) -> HandRecord:
@@ -53,7 +53,7 @@ def hand_record(state: TableState, table: str | None, member: int | None, index:
     hand = state.hands[index]
     seat = state.seat_in_hand(member, index)
     return HandRecord(table=table, hand_no=hand.hand_no, seat=seat, names=names_in_hand(state, index),
-                      rules=state.rules, complete=hand.complete, events=hand_events(state, member, index),
+                      rules=hand.rules, complete=hand.complete, events=hand_events(state, member, index),
                       final=view(hand, seat))
 
 

@@ -132,17 +132,46 @@ class ShownHand(NamedTuple):
 
 
 class PotWon(NamedTuple):
-    """One pot: its chips, who could win it, who did and each winner's share."""
+    """One pot: its chips, who could win it, who did and each winner's share; ``run`` the board it was paid on
+    (1, or 2 for the second run of a board run twice: each run pays half of every pot)."""
 
     amount: int
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
     shares: tuple[int, ...]
+    run: int = 1
+
+
+class SecondDealt(NamedTuple):
+    """The second run's cards for ``street`` (1 flop .. 3 river), dealt after the first run's river."""
+
+    street: int
+    cards: tuple[Card, ...]
+
+
+class SecondShown(NamedTuple):
+    """A shown hand's result on the second run's board (its hole cards were shown by :class:`ShownHand`)."""
+
+    seat: int
+    category: str
+
+
+class Mucked(NamedTuple):
+    """A player mucked at the showdown: that they did, never what."""
+
+    seat: int
+
+
+class ShownAfter(NamedTuple):
+    """The winner of an uncontested pot chose to show these hole cards after the hand."""
+
+    seat: int
+    cards: tuple[Card, ...]
 
 
 Step: TypeAlias = (
     BlindPost | PrivateDeal | ExtraBurn | StreetAction | SeatLeft | StreetDealt | ChipsBack | ShownHand | PotWon
-    | StraddlePost
+    | StraddlePost | SecondDealt | SecondShown | Mucked | ShownAfter
 )
 
 
@@ -193,7 +222,23 @@ class VisibleHand:
 
     @property
     def board(self) -> tuple[Card, ...]:
+        """The board (the first run's, when it was run twice)."""
         return tuple(c for s in self.steps if isinstance(s, StreetDealt) for c in s.cards)
+
+    @property
+    def runs(self) -> int:
+        """How many times the board was dealt: 2 when it was run twice, else 1."""
+        return 2 if any(isinstance(s, SecondDealt) for s in self.steps) else 1
+
+    @property
+    def board2(self) -> tuple[Card, ...]:
+        """The second run's whole board: the cards dealt before the all-in, then its own (empty if run once)."""
+        second = [s for s in self.steps if isinstance(s, SecondDealt)]
+        if not second:
+            return ()
+        shared = [c for s in self.steps if isinstance(s, StreetDealt) and s.street < second[0].street
+                  for c in s.cards]
+        return (*shared, *(c for s in second for c in s.cards))
 
     @property
     def shown(self) -> tuple[ShownHand, ...]:
@@ -249,6 +294,7 @@ def replay(events: Iterable[Mapping[str, Any]]) -> VisibleHand:
     out = [chips <= 0 for chips in start_stacks]  # not dealt in or folded: no answer to a bet
     steps: list[Step] = []
     street = level = 0
+    run = 1  # the run whose pots are being paid
     end: tuple[int, ...] | None = None
     for e in it:
         kind = e.get("type")
@@ -299,10 +345,19 @@ def replay(events: Iterable[Mapping[str, Any]]) -> VisibleHand:
         elif kind == "hand_shown":
             steps.append(ShownHand(e["seat"], _cards(e["hole"]), str(e["category"])))
         elif kind == "pot_awarded":
-            won = PotWon(e["amount"], tuple(e["eligible"]), tuple(e["winners"]), tuple(e["shares"]))
+            won = PotWon(e["amount"], tuple(e["eligible"]), tuple(e["winners"]), tuple(e["shares"]), run)
             steps.append(won)
             for seat, share in zip(won.winners, won.shares, strict=True):
                 stacks[seat] += share
+        elif kind == "second_board":
+            steps.append(SecondDealt(_STREET_INDEX[e["street"]], _cards(e["cards"])))
+        elif kind == "run_shown":
+            steps.append(SecondShown(e["seat"], str(e["category"])))
+            run = 2  # the second run's hands are shown before its pots are paid
+        elif kind == "hand_mucked":
+            steps.append(Mucked(e["seat"]))
+        elif kind == "cards_shown":
+            steps.append(ShownAfter(e["seat"], _cards(e["cards"])))
         elif kind == "hand_ended":
             end = tuple(int(c) for c in e["stacks"])
     return VisibleHand(

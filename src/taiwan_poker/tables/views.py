@@ -59,6 +59,12 @@ def _books(state: TableState, member: int) -> dict[str, int]:
             "adjusted": a.adjusted}
 
 
+def time_outs(hand: Hand) -> list[dict[str, Any]]:
+    """Every move the clock made in the hand (a check, or a fold), in order: what the page explains after it."""
+    return [{"seat": ev.seat, "kind": ev.kind.value} for ev in hand.events
+            if isinstance(ev, ActionTaken) and ev.timeout]
+
+
 def players(state: TableState) -> list[dict[str, Any]]:
     """Everyone at the table now, then those who left (public)."""
     stacks = state.stacks()
@@ -219,6 +225,7 @@ def public_table_view(state: TableState) -> dict[str, Any]:
     if hand is not None:
         hv = public_view(hand)
         hv["last_actions"] = last_actions(hand)
+        hv["timeouts"] = time_outs(hand)
         out["hand"] = hv
     if state.started:
         left = [d.seat for d in state.departed if d.during_match]
@@ -312,11 +319,15 @@ def may_buy(state: TableState, seat: int | None) -> int:
 
 
 def history(state: TableState, member: int | None) -> list[dict[str, Any]]:
-    """Every hand as ``member`` saw it (their own cards in the hands they played; public information otherwise)."""
+    """Every hand as ``member`` saw it (their own cards in the hands they played; public information otherwise),
+    with the names of its players as seated then and its own stakes."""
     out = []
     for i, hand in enumerate(state.hands):
         seat = state.seat_in_hand(member, i)
-        out.append({"hand_no": hand.hand_no, "final": view(hand, seat), "events": events_for(hand, seat)})
+        rules = hand.rules
+        out.append({"hand_no": hand.hand_no, "names": names_in_hand(state, i),
+                     "blinds": [rules.small_blind, rules.big_blind], "final": view(hand, seat),
+                     "events": events_for(hand, seat)})
     return out
 
 

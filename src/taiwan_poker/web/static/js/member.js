@@ -67,6 +67,12 @@ export function faceCard(label, { hl = false, size = "" } = {}) {
     deck ? el("span", { class: "c-deck", "aria-hidden": "true", text: deck }) : null);
 }
 
+// A card as a short symbol in running text ("Q♠", "10♥"), both languages alike.
+export function cardSymbol(label) {
+  const face = label.split(":")[0];
+  return `${face[0] === "T" ? "10" : face[0]}${SYM[face[1]]}`;
+}
+
 export function cardBack(size = "") {
   return el("span", { class: `card back${size ? " " + size : ""}`, role: "img", "aria-label": t("member.card_hidden") });
 }

@@ -3,23 +3,33 @@
 import { el, t } from "./core.js";
 import { mixText, reviewMark } from "./coach_text.js";
 import { memberApi, chips, showMessage } from "./member.js";
-import { eventLine, faces, actionText } from "./hand_lines.js";
+import { eventLine, faces, actionText, withRuns } from "./hand_lines.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("replay");
 const CODE = root.dataset.code, HAND = Number(root.dataset.hand), TOKEN = root.dataset.token;
 const API = `/api/rooms/${encodeURIComponent(CODE)}/hands/${HAND}`;
-let data = null, steps = [], at = 0, mode = "street";
+let data = null, events = [], steps = [], at = 0, mode = "street";
 
 const nameOf = (seat) => (seat === data.seat ? t("room.you") : data.names[seat] || t("history.seat", { n: seat + 1 }));
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
 
-// Streets as steps: pre-flop, flop, turn, river, then the showdown (shows and pots) when there is one.
+// Where a step of the hand starts: a street's board, the second run's board (a board run twice), the showdown.
+const SHOWDOWN = new Set(["hand_shown", "run_shown", "hand_mucked", "pot_awarded"]);
+function stepName(ev, current) {
+  if (ev.type === "board_dealt") return ev.street;
+  if (ev.type === "second_board") return "second_run";
+  if (SHOWDOWN.has(ev.type)) return "showdown";
+  return current;
+}
+
+// Streets as steps: pre-flop, flop, turn, river, the second run when the board was run twice, then the showdown
+// (shows, mucks and each run's pots) when there is one.
 function split(events) {
   const out = [{ name: "preflop", events: [] }];
   for (const ev of events) {
-    if (ev.type === "board_dealt") out.push({ name: ev.street, events: [] });
-    else if ((ev.type === "hand_shown" || ev.type === "pot_awarded") && out.at(-1).name !== "showdown") out.push({ name: "showdown", events: [] });
+    const name = stepName(ev, out.at(-1).name);
+    if (ev.type === "board_dealt" || name !== out.at(-1).name) out.push({ name, events: [] });
     out.at(-1).events.push(ev);
   }
   return out;
@@ -27,16 +37,15 @@ function split(events) {
 
 // Actions as steps: the deal (blinds, your cards), then each action, each card dealt to the board and each
 // showdown event on its own. A step keeps its street's name and the street's events so far (``shown``).
-const ONE_STEP = new Set(["action", "seat_folded", "board_dealt", "hand_shown", "pot_awarded", "chips_returned"]);
+const ONE_STEP = new Set(["action", "seat_folded", "board_dealt", "second_board", "hand_shown", "run_shown",
+  "hand_mucked", "pot_awarded", "chips_returned", "cards_shown"]);
 function splitActions(events) {
   const out = [{ name: "preflop", events: [], line: [] }];
   let street = "preflop", line = [];
   for (const ev of events) {
-    if (ev.type === "board_dealt") { street = ev.street; line = []; }
-    else if (ev.type === "hand_shown" || ev.type === "pot_awarded") {
-      if (street !== "showdown") line = [];
-      street = "showdown";
-    }
+    const name = stepName(ev, street);
+    if (ev.type === "board_dealt" || name !== street) line = [];
+    street = name;
     line = [...line, ev];
     if (ONE_STEP.has(ev.type)) out.push({ name: street, events: [ev], line });
     else { out.at(-1).events.push(ev); out.at(-1).line = out.at(-1).line.concat(ev); }
@@ -50,7 +59,7 @@ function setMode(next) {
   if (next === mode || !data) return;
   const seen = eventsSeen();
   mode = next;
-  steps = mode === "action" ? splitActions(data.events) : split(data.events);
+  steps = mode === "action" ? splitActions(events) : split(events);
   let n = 0;
   at = steps.findIndex((s) => (n += s.events.length) >= seen);
   if (at < 0) at = steps.length - 1;
@@ -61,23 +70,34 @@ function draw() {
   const seen = steps.slice(0, at + 1).flatMap((s) => s.events);
   const start = seen.find((e) => e.type === "hand_started");
   const board = seen.filter((e) => e.type === "board_dealt").flatMap((e) => e.cards);
+  // the second run's board: the cards both runs share (dealt before the all-in), then its own
+  const second = seen.filter((e) => e.type === "second_board");
+  const board2 = second.length ? [...seen.filter((e) => e.type === "board_dealt" && !e.run).flatMap((e) => e.cards),
+    ...second.flatMap((e) => e.cards)] : [];
   const put = {}, folded = new Set(), shown = {}, won = {};
   let pot = 0, hole = null, burns = [];
   for (const e of seen) {
-    if (e.type === "blind_posted" || e.type === "action") { put[e.seat] = (put[e.seat] || 0) + e.amount; pot += e.amount; }
+    if (e.type === "blind_posted" || e.type === "straddle_posted" || e.type === "action") {
+      put[e.seat] = (put[e.seat] || 0) + e.amount;
+      pot += e.amount;
+    }
     if (e.type === "chips_returned") { put[e.seat] = (put[e.seat] || 0) - e.amount; pot -= e.amount; }
     if ((e.type === "action" && e.kind === "fold") || e.type === "seat_folded") folded.add(e.seat);
     if (e.type === "private_cards") { hole = e.hole; if (e.burn) burns.push(e.burn); }
     if (e.type === "private_burn") burns.push(e.card);
-    if (e.type === "hand_shown") shown[e.seat] = e;
+    if (e.type === "hand_shown") shown[e.seat] = e.hole;
+    if (e.type === "cards_shown") shown[e.seat] ??= e.cards;  // an uncontested winner's cards, shown after it
     if (e.type === "pot_awarded") e.winners.forEach((w, i) => { won[w] = (won[w] || 0) + e.shares[i]; });
   }
   const step = steps[at];
-  $("replay-street").textContent = step.name === "showdown" ? t("replay.showdown") : t(`street.${step.name}`);
+  $("replay-street").textContent = step.name === "showdown" ? t("replay.showdown")
+    : step.name === "second_run" ? t("replay.second_run") : t(`street.${step.name}`);
   $("replay-step").textContent = t("replay.step", { n: at + 1, total: steps.length });
   const latest = mode === "action" && at > 0 ? step.events[0] : null;  // the step's own action (or card), marked
-  const boardBox = $("replay-board");
-  boardBox.replaceChildren(faces(board, { size: "" }));
+  $("replay-board").replaceChildren(faces(board, { size: "" }));
+  const two = board2.length > 0;  // each board named by its run once the second is dealt
+  $("replay-run1").hidden = $("replay-run2").hidden = $("replay-board2").hidden = !two;
+  $("replay-board2").replaceChildren(faces(board2, { size: "" }));
   $("replay-pot").textContent = chips(pot);
   $("replay-mine").hidden = !hole;
   if (hole) { $("replay-hole").replaceChildren(faces(hole)); $("replay-burn").replaceChildren(faces(burns)); }
@@ -86,12 +106,13 @@ function draw() {
     const now = stack - (put[seat] || 0) + (won[seat] || 0);
     const last = [...(step.line || step.events)].reverse().find((e) => e.type === "action" && e.seat === seat);
     const acting = latest && (latest.type === "action" || latest.type === "seat_folded") && latest.seat === seat;
-    return el("li", { class: `replay-seat${folded.has(seat) ? " folded" : ""}${seat === data.seat ? " me" : ""}${acting ? " acting" : ""}` },
+    return el("li", { class: `replay-seat${folded.has(seat) ? " folded" : ""}${seat === data.seat ? " me" : ""}${acting ? " acting" : ""}`,
+      "data-seat": String(seat) },
       el("strong", { text: nameOf(seat) }), ` ${chips(now)}`,
       seat === start.button ? el("span", { class: "tag dealer", text: "D" }) : null,
       folded.has(seat) ? el("span", { class: "tag folded", text: t("action.fold") }) : null,
       last && !folded.has(seat) ? el("span", { class: "tag last-action", text: actionText(last) }) : null,
-      shown[seat] ? faces(shown[seat].hole) : null);
+      shown[seat] ? faces(shown[seat]) : null);
   }));
   const lines = (step.line || step.events).map((e) => {
     const li = eventLine(e, nameOf, data.seat);
@@ -177,7 +198,8 @@ async function share() {
   try {
     if (!TOKEN && !CODE) throw new Error(t("error.hand_not_found"));
     data = await memberApi(TOKEN ? `/api/share/${encodeURIComponent(TOKEN)}` : `${API}.json`);
-    steps = split(data.events);
+    events = withRuns(data.events);
+    steps = split(events);
     at = 0;
     draw();
     if (!TOKEN && data.seat != null && data.complete) {

@@ -4,7 +4,7 @@
 // log (room_host.js), table talk (room_chat.js) and the keyboard and turn alerts (room_keys.js) are modules of
 // their own, drawn from the same state.
 import { el, t, tn, list, LANG } from "./core.js";
-import { memberApi, whoAmI, newKey, chips, drawFaces, cardBack, countFaces, showMessage, tableSettings, whole, faceCard } from "./member.js";
+import { memberApi, whoAmI, newKey, chips, drawFaces, cardBack, countFaces, showMessage, tableSettings, whole, faceCard, cardSymbol } from "./member.js";
 import { setupChat, receiveChat, drawChat, pollChat } from "./room_chat.js";
 import { setupHost, drawHost } from "./room_host.js";
 import { setupBooks, drawBooks } from "./room_books.js";
@@ -366,7 +366,10 @@ function drawSeat(seat) {
     const last = live && !hs.shown ? hand.last_actions?.[String(seat)] : null;
     // an all-in made on this street says so with its amount; a fold shows as the folded tag
     if (hs.allin && last?.kind !== "allin") tags.push(tag(t("room.tag_allin"), "allin"));
-    if (hs.folded) tags.push(tag(t("room.tag_folded"), "folded"));
+    if (hs.folded) {
+      const clock = hand.timeouts?.some((o) => o.seat === seat && o.kind === "fold");  // folded by the clock
+      tags.push(tag(t(clock ? "room.tag_folded_timeout" : "room.tag_folded"), "folded"));
+    }
     if (live && hand.to_act === seat) tags.push(tag(t("room.tag_to_act"), "turn"));
     if (last && last.kind !== "fold" && !hs.folded) {
       const text = t(`room.last_${last.kind}`, { to: chips(last.to), amount: chips(last.amount) });
@@ -510,10 +513,15 @@ function handMessage() {
     // a winner of the second run only names the hand they made on its board
     const onlySecond = hand.pots.every((p) => !p.winners.includes(w) || p.run === 2);
     const shown = onlySecond && hand.seats[w].shown2 ? hand.seats[w].shown2 : hand.seats[w].shown;
-    return shown
-      ? t("room.won_with", { name: who(w), amount: chips(amount), category: t(`category.${shown.category}`) })
+    const showed = hand.seats[w].showed?.filter(Boolean) ?? [];  // cards the uncontested winner chose to show
+    if (shown) return t("room.won_with", { name: who(w), amount: chips(amount), category: t(`category.${shown.category}`) });
+    return showed.length ? t("room.won_fold_showed", { name: who(w), amount: chips(amount), cards: showed.map(cardSymbol).join(" ") })
       : t("room.won_fold", { name: who(w), amount: chips(amount) });
   });
+  // a move the clock made is said after the hand too (during it, the seat's tag says so)
+  for (const o of hand.timeouts ?? []) {
+    parts.push(t(o.seat === s.you ? `room.timed_out_${o.kind}_you` : `room.timed_out_${o.kind}`, { name: who(o.seat) }));
+  }
   for (const r of hand.returned) {
     parts.push(r.seat === s.you ? t("room.returned_you", { amount: chips(r.amount) })
       : t("room.returned", { name: who(r.seat), amount: chips(r.amount) }));
@@ -909,6 +917,7 @@ function draw() {
     });
   }
   $("bot-box").hidden = !(canManageBots() && seated.length < s.seats);
+  $("table-downloads").hidden = !s.match;  // every hand of the table as a file, once one was dealt
   $("bot-add").disabled = busy;
   drawSettings();
   layout();
