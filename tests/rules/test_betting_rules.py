@@ -110,21 +110,23 @@ def test_short_allin_call_and_raise_n_equal_to_allin() -> None:
     assert hand2.betting.stacks[2] == 0
 
 
-def test_raise_n_naming_the_whole_stack_past_the_effective_maximum_is_the_all_in_it_is() -> None:
-    """Audit issue 45: ``raise N`` for the whole stack was refused above the effective-stack maximum while
-    ``allin`` with the same chips was accepted; both are the same all-in (the chips nobody can call come back)."""
-    for text in ("raise 3000", "allin"):
-        hand = make_hand([1000, 3000], 0)  # seat 0 the button (small blind) with 1,000; seat 1 has 3,000
-        hand.act(parse_action("call"))
-        legal = hand.legal()
-        assert legal.seat == 1 and legal.max_to == 1000 and legal.allin_to == 3000
-        hand.act(parse_action(text))
-        assert hand.betting.stacks[1] == 0, text
-        hand.act(parse_action("call"))
-        assert hand.complete and sum(hand.stacks) == 4000, text
-        assert hand.stacks[1] >= 2000, "the 2,000 nobody could call came back"
-    with pytest.raises(IllegalActionError):
-        play(make_hand([1000, 3000], 0), ["call"]).act(parse_action("raise 2500"))  # neither a legal size nor all
+def test_raise_n_naming_the_whole_stack_past_the_effective_maximum_says_to_go_all_in() -> None:
+    """Audit issue 45: ``raise N`` for the whole stack was refused above the effective-stack maximum with the
+    plain "above the maximum", while ``allin`` with the same chips was accepted. The contract keeps ``raise N``
+    above the maximum illegal (shared/spec/contract.md), so the refusal now says to go all in."""
+    hand = make_hand([1000, 3000], 0)  # seat 0 the button (small blind) with 1,000; seat 1 has 3,000
+    hand.act(parse_action("call"))
+    legal = hand.legal()
+    assert legal.seat == 1 and legal.max_to == 1000 and legal.allin_to == 3000
+    with pytest.raises(IllegalActionError) as info:
+        hand.act(parse_action("raise 3000"))
+    assert info.value.params["reason"] == "raise_whole_stack" and "all in" in str(info.value)
+    with pytest.raises(IllegalActionError) as other:
+        hand.act(parse_action("raise 2500"))  # neither a legal size nor the whole stack
+    assert other.value.params["reason"] == "raise_above_max"
+    hand.act(parse_action("allin"))
+    hand.act(parse_action("call"))
+    assert hand.complete and sum(hand.stacks) == 4000 and hand.stacks[1] >= 2000
 
 
 def test_timeout_checks_if_possible_else_folds() -> None:

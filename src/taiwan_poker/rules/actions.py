@@ -132,8 +132,11 @@ class Legal(NamedTuple):
                     reason=f"{kind.value}_below_min", to=to, min_to=self.min_to, max_to=self.max_to,
                 )
             if to > self.max_to:
-                if to == self.allin_to and ActionKind.ALLIN in self.actions:
-                    return  # the whole stack, past what anyone can call: the all-in it is (the excess comes back)
+                if to == self.allin_to and ActionKind.ALLIN in self.actions:  # the whole stack: say to go all in
+                    raise IllegalActionError(
+                        f"{kind.value} to {to} is your whole stack, more than anyone can call (at most {self.max_to});"
+                        " go all in instead (allin: the chips nobody can call come back)", legal=self,
+                        reason=f"{kind.value}_whole_stack", to=to, min_to=self.min_to, max_to=self.max_to)
                 raise IllegalActionError(
                     f"{kind.value} to {to} is above the maximum {kind.value} to {self.max_to}", legal=self,
                     reason=f"{kind.value}_above_max", to=to, min_to=self.min_to, max_to=self.max_to,
