@@ -19,6 +19,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
+SW_BLOCKED = "Service Worker registration blocked by Playwright"
 
 
 @pytest.fixture(scope="session")
@@ -48,8 +49,9 @@ class PageWatch:
     def __init__(self, page: object) -> None:
         self.page = page
         self.problems: list[str] = []
+        # a context that blocks the service worker (the page still asks to register it) is not the page's fault
         page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}")
-                if m.type in ("error", "warning") else None)
+                if m.type in ("error", "warning") and SW_BLOCKED not in m.text else None)
         page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
         # ERR_ABORTED: the page navigated away while a request (say, the favicon) was in flight, not a failure
         page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url} {r.failure}")

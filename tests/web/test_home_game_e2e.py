@@ -27,7 +27,7 @@ from tests.server_process import ServerProcess
 
 from .test_host_table_e2e import Player
 
-CLOCK = 8  # seconds to act (time bank 0): the time-out comes after the clock and the server's grace
+CLOCK = 12  # seconds to act (time bank 0): the time-out comes after it and the server's grace; room to act
 
 
 @pytest.fixture(scope="module")
