@@ -103,10 +103,10 @@ def test_a_notification_carries_the_events_and_the_other_instance_serves_its_soc
     bus = two.state.rooms.bus
     assert bus is not None
     reads: list[int] = []
-    real_load = repo.load_events
+    real_load = repo.load_stored_events
     with elsewhere.websocket_connect(f"/ws/rooms/{code}") as ws:
         version = receive(ws)["state"]["version"]
-        monkeypatch.setattr(repo, "load_events", lambda *args: reads.append(1) or real_load(*args))
+        monkeypatch.setattr(repo, "load_stored_events", lambda *args: reads.append(1) or real_load(*args))
         for _ in range(3):
             state = a.get(f"/api/rooms/{code}").json()
             if state["hand"]["complete"]:

@@ -404,9 +404,9 @@ def test_an_instance_behind_reads_only_the_events_appended_since_its_cached_vers
         legal = first.state(room, actor)["hand"]["legal"]
         first.act(room, actor, random_action(legal, rng), st["version"])
     loaded: list[int] = []
-    real_load = repo.load_events
+    real_load = repo.load_stored_events
 
-    def counting(session: Any, room_id: int, after: int = 0) -> list[dict[str, Any]]:
+    def counting(session: Any, room_id: int, after: int = 0) -> list[tuple[dict[str, Any], Any]]:
         out = real_load(session, room_id, after)
         loaded.append(len(out))
         return out
@@ -414,7 +414,7 @@ def test_an_instance_behind_reads_only_the_events_appended_since_its_cached_vers
     cached = second.loader._cache.get(second.loader.room_id(room))
     assert cached is not None
     behind = cached.state.version
-    monkeypatch.setattr(repo, "load_events", counting)
+    monkeypatch.setattr(repo, "load_stored_events", counting)
     seen = second.state(room, players[0])
     monkeypatch.undo()
     now = truth(first, room)

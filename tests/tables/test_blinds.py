@@ -73,7 +73,7 @@ def _play_match(seats: int, seed: int) -> TableState:
             break
         hand = state.hand
         if hand is None or hand.complete:
-            state = fold(decide(state, Deal(None), rng), state)
+            state = fold(decide(state, Deal(1), rng), state)  # a seated player deals the next hand
             continue
         seat = hand.to_act
         assert seat is not None

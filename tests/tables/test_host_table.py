@@ -52,12 +52,13 @@ from taiwan_poker.tables.events import (
     StraddleChosen,
     TablePaused,
 )
+from taiwan_poker.tables.limits import REBUY_WAIT_SECONDS
 from taiwan_poker.tables.machine import next_under_the_gun
 from taiwan_poker.tables.settings import changed_rules, table_options
-from taiwan_poker.tables.state import Phase
-from taiwan_poker.tables.timing import REBUY_WAIT, due, schedule
+from taiwan_poker.tables.state import Phase, Wait
+from taiwan_poker.tables.timing import due
 from taiwan_poker.tables.views import summary, table_ledger, table_log
-from tests.tables.test_table_machine import Table, member_to_act, seated_table
+from tests.tables.test_table_machine import Table, member_to_act, seated_table, untimed
 
 
 def finish_hand(t: Table, kind: ActionKind = ActionKind.FOLD) -> None:
@@ -66,7 +67,7 @@ def finish_hand(t: Table, kind: ActionKind = ActionKind.FOLD) -> None:
         hand = t.s.hand
         assert hand is not None
         if hand.pending is not None:
-            t.do(TimeOut(None))
+            t.sweep()
             continue
         legal = hand.legal()
         move = kind if legal.allows(kind) else ActionKind.CHECK if legal.allows(ActionKind.CHECK) else ActionKind.CALL
@@ -90,10 +91,11 @@ def test_the_host_pauses_between_hands_and_no_hand_is_dealt_until_they_resume() 
     t.do(Pause(100))
     assert t.s.phase is Phase.PAUSED and table_view(t.s, 101)["paused"] == {"by": "P100"}
     assert refused(t, Deal(None)) == "host_paused" and refused(t, Deal(101)) == "host_paused"
-    assert schedule(t.s, dt.datetime.now(dt.UTC), 0.0)[1] is None, "no deadline: the server deals nothing"
+    assert t.s.clock.turn is None and due(t.s, t.now + dt.timedelta(days=1)) == (None, None, None), \
+        "no deadline: the server deals nothing"
     t.do(Resume(100))
     assert t.s.phase is Phase.PLAYING
-    t.do(Deal(None))
+    t.sweep()
     assert t.s.hand_running
 
 
@@ -103,7 +105,7 @@ def test_a_pause_asked_for_during_a_hand_lets_the_hand_finish_then_holds_the_nex
     assert t.s.hand_running and t.s.phase is Phase.PLAYING, "the hand in play is played out"
     finish_hand(t)
     assert t.s.phase is Phase.PAUSED
-    assert due(t.s, dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1), dt.datetime.now(dt.UTC)) is None
+    assert due(t.s, t.now + dt.timedelta(days=1)).command is None
 
 
 def test_only_the_host_or_a_cohost_uses_the_controls() -> None:
@@ -125,13 +127,13 @@ def test_the_host_removes_a_player_between_hands_and_their_stack_is_listed_in_th
     finish_hand(t)
     chips = t.s.stacks()[2]
     events = t.do(RemovePlayer(100, 2))
-    assert events[0] == PlayerLeft(2, chips, by=100)
+    assert untimed(events)[0] == PlayerLeft(2, chips, by=100)
     row = next(r for r in summary(t.s) if r["name"] == "P102")
     assert row["left"] and row["removed"] and row["chips"] == chips
     assert refused(t, RemovePlayer(100, 0)) == "not_removable", "the host leaves, or hands the role on, instead"
-    assert table_log(t.s)[-1] == {"version": t.s.version - (len(events) - 1), "type": "player_left", "by": "P100",
-                                  "seat": 2, "name": "P102", "took": chips}
-    assert t.do(Join(102, "P102")) == [SeatRequested(102, "P102", None)], "sitting again is the host's to allow"
+    assert table_log(t.s)[-1] == {"version": t.s.version - (len(events) - 1), "type": "player_left",
+                                  "key": "log.player_removed", "by": "P100", "seat": 2, "name": "P102", "took": chips}
+    assert untimed(t.do(Join(102, "P102"))) == [SeatRequested(102, "P102", None)], "the host lets them sit again"
 
 
 def test_an_adjusted_stack_is_a_public_event_with_who_did_it_and_the_chips_still_add_up() -> None:
@@ -141,11 +143,11 @@ def test_an_adjusted_stack_is_a_public_event_with_who_did_it_and_the_chips_still
     t.do(AdjustStack(100, 1, 5000))
     assert t.s.stacks()[1] == 5000 and t.s.adjusted == 5000 - before
     entry = table_view(t.s, None)["log"][-1]
-    assert entry == {"version": t.s.version, "type": "stack_adjusted", "by": "P100", "seat": 1, "name": "P101",
-                     "before": before, "after": 5000}
+    assert entry == {"version": t.s.version, "type": "stack_adjusted", "key": "log.stack_adjusted", "by": "P100",
+                     "seat": 1, "name": "P101", "before": before, "after": 5000}
     assert table_view(t.s, 101)["match"]["chips"] == 4000 + 5000 - before
     assert sum(r["chips"] for r in summary(t.s)) == t.s.chips_entered
-    t.do(Deal(None))
+    t.sweep()
     assert refused(t, AdjustStack(100, 1, 10)) == "hand_in_progress"
 
 
@@ -203,7 +205,7 @@ def test_new_blinds_and_clock_apply_from_the_next_hand_and_used_time_bank_stays_
     t.do(ChangeRules(100, new))
     assert t.s.rules.big_blind == 50 and t.s.rules.action_clock == 30
     assert all(s.bank == 70 for s in t.s.seats if s is not None), "20 s used of 60: 70 of the new 90 are left"
-    t.do(Deal(None))
+    t.sweep()
     hand = t.s.hand
     assert hand is not None and hand.betting.current_bet == 50
     assert isinstance(next(i.event for i in t.s.log if isinstance(i.event, RulesChanged)), RulesChanged)
@@ -219,7 +221,7 @@ def test_asking_to_sit_waits_for_the_host_who_approves_or_denies() -> None:
     t = seated_table(2, seats=4)
     t.do(SetOptions(100, table_options({"approval": True})))
     events = t.do(Join(200, "Asker", seat=3))
-    assert events == [SeatRequested(200, "Asker", 3)] and t.s.seat_of(200) is None
+    assert untimed(events) == [SeatRequested(200, "Asker", 3)] and t.s.seat_of(200) is None
     assert table_view(t.s, 200)["requested"] and table_view(t.s, None)["requests"][0]["name"] == "Asker"
     assert t.do(Join(200, "Asker")) == [], "asking twice changes nothing"
     request = t.s.requests[0].id
@@ -250,7 +252,7 @@ def test_when_the_host_leaves_a_cohost_takes_the_role_else_the_first_member_seat
     t = seated_table(4, seats=5)
     t.do(NameCohost(100, 3, True))
     events = t.do(Leave(100))
-    assert HostChanged(103) in events and t.s.host == 103
+    assert HostChanged(103) in untimed(events) and t.s.host == 103
     t.do(Leave(103))
     assert t.s.host == 101
 
@@ -300,7 +302,7 @@ def bust_seat_one(t: Table) -> None:
     """Heads-up: both go all in until someone is busted."""
     while all(s > 0 for s in t.s.stacks()) or t.s.hand_running:
         if not t.s.hand_running:
-            t.do(Deal(None))
+            t.sweep()
             continue
         hand = t.s.hand
         assert hand is not None
@@ -324,7 +326,7 @@ def test_a_busted_player_rebuys_when_the_host_allows_it_and_it_is_counted() -> N
     busted = next(i for i, chips in enumerate(t.s.stacks()) if chips == 0)
     member = t.s.seats[busted].member  # type: ignore[union-attr]
     assert table_view(t.s, member)["may_buy"] == 2000 and table_view(t.s, member)["busted"]
-    assert t.do(BuyChips(member)) == [ChipsBought(busted, 2000, True)]
+    assert untimed(t.do(BuyChips(member))) == [ChipsBought(busted, 2000, True)]
     assert t.s.phase is Phase.PLAYING and t.s.rebought == 2000 and t.s.chips_entered == 6000
     rows = {r["name"]: r for r in summary(t.s)}
     assert rows[f"P{member}"]["bought"] == 4000 and rows[f"P{member}"]["rebuys"] == 1
@@ -350,15 +352,18 @@ def test_a_rebuy_table_waits_a_minute_for_the_busted_player_then_the_match_ends(
     busted = next(i for i, chips in enumerate(t.s.stacks()) if chips == 0)
     assert t.s.phase is Phase.REBUYS
     assert table_view(t.s, None)["waiting_for"] == {"kind": "rebuys", "names": [f"P{100 + busted}"]}
-    start = dt.datetime(2026, 12, 6, 20, 0, tzinfo=dt.UTC)
-    status, deadline = schedule(t.s, start, 0.5)
-    assert (status, deadline) == ("rebuys", start + REBUY_WAIT)
-    later = start + dt.timedelta(seconds=30)
-    assert schedule(t.s, later, 0.5, (status, deadline)) == ("rebuys", deadline), "a later write keeps the wait"
-    assert due(t.s, deadline, later) is None
-    assert due(t.s, deadline, deadline) == EndMatch(None)
-    events = t.do(EndMatch(None))
-    assert events == [MatchEnded(1 - busted, None)] and t.s.over and t.s.winner == 1 - busted
+    start = t.now
+    assert due(t.s, start) == (None, start + dt.timedelta(seconds=REBUY_WAIT_SECONDS), Wait.REBUYS)
+    t.wait(30)
+    t.do(Pause(100))  # a later write keeps the wait
+    t.do(Resume(100))
+    assert due(t.s, t.now).next == start + dt.timedelta(seconds=REBUY_WAIT_SECONDS), "a later write keeps the wait"
+    t.wait(REBUY_WAIT_SECONDS - 30 - 1)
+    assert refused(t, EndMatch(None)) == "clock_running", "a second early"
+    t.wait(1)
+    assert due(t.s, t.now).command == EndMatch(None, t.now)
+    events = t.sweep()
+    assert events == [MatchEnded(1 - busted, None, t.now)] and t.s.over and t.s.winner == 1 - busted
     assert refused(t, EndMatch(None)) == "match_over"
 
 
@@ -379,7 +384,7 @@ def test_the_host_ends_the_match_between_hands_with_the_books_as_its_summary() -
     assert refused(t, EndMatch(100)) == "hand_in_progress"
     finish_hand(t)
     stacks = t.s.stacks()
-    assert t.do(EndMatch(101)) == [MatchEnded(None, 101)], "a co-host may end it too"
+    assert untimed(t.do(EndMatch(101))) == [MatchEnded(None, 101)], "a co-host may end it too"
     assert t.s.over and t.s.phase is Phase.OVER
     rows = {r["name"]: r for r in summary(t.s)}
     assert {name: r["chips"] for name, r in rows.items()} == {f"P{100 + i}": stacks[i] for i in range(3)}
@@ -395,7 +400,7 @@ def test_a_player_who_left_sits_again_when_the_host_allows_as_a_new_buy_in() -> 
     took = t.s.stacks()[2]
     t.do(Leave(102))
     assert table_view(t.s, 102)["left_match"]
-    assert t.do(Join(102, "P102")) == [SeatRequested(102, "P102", None)]
+    assert untimed(t.do(Join(102, "P102"))) == [SeatRequested(102, "P102", None)]
     t.do(AnswerSeat(100, t.s.requests[0].id, True))
     assert t.s.seat_of(102) is not None and t.s.stacks()[t.s.seat_of(102)] == 2000  # type: ignore[index]
     row = next(r for r in table_ledger(t.s)["players"] if r["name"] == "P102")
@@ -436,7 +441,7 @@ def test_a_top_up_is_up_to_the_starting_stack_and_waits_for_the_hand_to_end() ->
     t.do(Act(101, Action(ActionKind.FOLD)))  # seat 1 lost its big blind: 1980
     assert refused(t, BuyChips(100)) == "no_topup", "at or above the starting stack: nothing to top up"
     assert refused(t, BuyChips(101, 21)) == "bad_buy"
-    t.do(Deal(None))
+    t.sweep()
     assert refused(t, BuyChips(101)) == "hand_in_progress"
     finish_hand(t)
     short = 2000 - t.s.stacks()[1]
@@ -471,9 +476,9 @@ def test_the_straddle_is_the_players_choice_where_the_table_allows_it() -> None:
     assert utg is not None
     member = t.s.seats[utg].member  # type: ignore[union-attr]
     assert table_view(t.s, member)["straddle"] == {"choice": "off", "utg_next": True}
-    assert t.do(Straddle(member, "next")) == [StraddleChosen(member, "next")]
+    assert untimed(t.do(Straddle(member, "next"))) == [StraddleChosen(member, "next")]
     assert t.do(Straddle(member, "next")) == [], "choosing again changes nothing"
-    t.do(Deal(None))
+    t.sweep()
     assert t.s.hand is not None and t.s.hand.straddle_seat == utg
     assert table_view(t.s, 100)["hand"]["straddle_seat"] == utg
     assert member not in t.s.straddle_next, "a straddle for the next hand is used up"
@@ -481,7 +486,7 @@ def test_the_straddle_is_the_players_choice_where_the_table_allows_it() -> None:
     for m in (100, 101, 102, 103):
         t.do(Straddle(m, "always"))
     for _ in range(3):
-        t.do(Deal(None))
+        t.sweep()
         assert t.s.hand is not None and t.s.hand.straddle_seat is not None, "always: every hand"
         finish_hand(t)
     t.do(Straddle(member, "off"))
@@ -500,14 +505,14 @@ def test_an_all_in_is_run_twice_when_everyone_agrees_and_once_when_the_window_cl
         hand = t.s.hand
         assert hand is not None and hand.pending is not None and hand.pending.seats == (0, 1)
         assert table_view(t.s, 100)["hand"]["you"]["choice"] == "runs"
-        assert refused(t, TimeOut(None, None)) == "clock_running", "the window is still open"
+        assert refused(t, TimeOut(None)) == "clock_running", "the window is still open"
         t.do(AnswerRuns(100, True))
         if agree:
             t.do(AnswerRuns(101, True))
             assert t.s.hand is not None and t.s.hand.runs == 2 and len(t.s.hand.board2) == 5
         else:
-            events = t.do(TimeOut(None))
-            assert HandEvent(hand.hand_no, RunsChosen(1)) in events
+            events = t.sweep()
+            assert HandEvent(hand.hand_no, RunsChosen(1)) in untimed(events)
         assert t.s.hand is not None and t.s.hand.complete
 
 
@@ -537,21 +542,22 @@ def test_at_a_show_or_muck_table_a_loser_chooses_and_the_window_closes_with_a_mu
         chooser = hand.pending.seats[0]
         member = t.s.seats[chooser].member  # type: ignore[union-attr]
         assert table_view(t.s, member)["hand"]["you"]["choice"] == "show"
-        now = dt.datetime.now(dt.UTC)
-        _status, deadline = schedule(t.s, now, 0.0)
-        assert deadline is not None and (deadline - now).total_seconds() == 10, "a short window"
-        assert due(t.s, deadline, deadline) is None
+        timer = t.s.clock.turn
+        assert timer is not None and timer.deadline == t.now + dt.timedelta(seconds=10), "a short window"
+        t.wait(10)
+        assert due(t.s, t.now).command is None, "the server closes it a second after the players may"
         if seed % 2:
             t.do(ShowOrMuck(member, True))
             seen.add("show")
         else:
-            command = due(t.s, deadline, deadline + dt.timedelta(seconds=2))
+            t.wait(1)
+            command = due(t.s, t.now).command
             assert isinstance(command, TimeOut)
             t.do(command)
             seen.add("muck")
             assert hand.hand_no and any(isinstance(e, HandMucked) for e in t.s.hand.events)  # type: ignore[union-attr]
         if t.s.hand.pending is not None:  # type: ignore[union-attr]
-            t.do(TimeOut(None))
+            t.sweep()
         assert t.s.hand.complete  # type: ignore[union-attr]
         if seen == {"show", "muck"}:
             return
@@ -573,7 +579,7 @@ def test_the_winner_of_an_uncontested_pot_may_show_a_card_after_the_hand() -> No
     events = t.do(ShowCards(100, (1,)))
     hand = t.s.hand
     assert hand is not None
-    assert events == [HandEvent(hand.hand_no, CardsShown(0, (hand.hole_cards(0)[1],)))]  # type: ignore[arg-type]
+    assert untimed(events) == [HandEvent(hand.hand_no, CardsShown(0, (hand.hole_cards(0)[1],)))]  # type: ignore[arg-type]
     assert table_view(t.s, 101)["hand"]["seats"][0]["showed"] == [hand.hole_cards(0)[1].label]  # type: ignore[union-attr]
     t.do(ShowCards(100, (0,)))
     assert len(table_view(t.s, None)["hand"]["seats"][0]["showed"]) == 2

@@ -75,7 +75,7 @@ def test_a_busted_member_sees_they_are_out_and_bots_alone_never_play_on() -> Non
         hand = state.hand
         assert hand is not None
         if hand.complete:
-            state = fold(decide(state, Deal(None), rng), state)
+            state = fold(decide(state, Deal(1), rng), state)  # a seated player deals the next hand
             continue
         seat = hand.to_act
         assert seat is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import random
 import re
@@ -54,24 +55,45 @@ from taiwan_poker.tables import (
     fold,
     table_view,
 )
-from taiwan_poker.tables.events import AUDIENCE, EVENT_TYPES, HandEvent, MatchEnded, PlayerAway, PlayerLeft
+from taiwan_poker.tables.commands import stamped
+from taiwan_poker.tables.events import DECLARED, HandEvent, MatchEnded, PlayerAway, PlayerLeft
 from taiwan_poker.tables.settings import changed_rules
-from taiwan_poker.tables.state import Phase
+from taiwan_poker.tables.state import Phase, Wait
+from taiwan_poker.tables.timing import BotMove, due, time_out_from, waiting
 from taiwan_poker.tables.views import table_ledger
+
+START = dt.datetime(2026, 1, 5, 20, 0, tzinfo=dt.UTC)  # the fake clock's first reading
 
 
 class Table:
-    """A table driven through decide/fold, checking the invariants after every single event."""
+    """A table driven through decide/fold on a fake clock (every command happens at ``now``, which only
+    :meth:`wait` and :meth:`sweep` move), checking the invariants after every single event."""
 
-    def __init__(self, seats: int = 2, decks: int = 2, seed: int = 1, **rules: Any) -> None:
+    def __init__(self, seats: int = 2, decks: int = 2, seed: int = 1, bot_pause: tuple[float, float] = (0.0, 0.0),
+                 **rules: Any) -> None:
         self.rng = random.Random(seed)
         self.log: list[Any] = []
         self.state: TableState | None = None
-        self.do(Open(RuleSet(decks=decks, seats=seats, **rules), 100, "P100"))
+        self.now = START
+        self.do(Open(RuleSet(decks=decks, seats=seats, **rules), 100, "P100", bot_pause=bot_pause))
+
+    def wait(self, seconds: float) -> None:
+        self.now += dt.timedelta(seconds=seconds)
+
+    def sweep(self) -> list[Any]:
+        """The server's timer: wait for the table's next deadline and apply what falls due then (a bot's move is
+        its policy's, from its seat's view)."""
+        upcoming = due(self.s, self.now)
+        assert upcoming.next is not None, "nothing falls due at this table"
+        self.now = max(self.now, upcoming.next)
+        command = due(self.s, self.now).command
+        assert command is not None
+        return self.do(bot_act(self.s, self.rng) if isinstance(command, BotMove) else command)
 
     def do(self, command: Any) -> list[Any]:
-        events = decide(self.state, command, self.rng)
+        events = decide(self.state, stamped(command, self.now), self.rng)
         for event in events:
+            assert event.at == self.now, "every event carries its command's time"
             assert event_from_json(event_to_json(event)) == event, "the JSON round trip keeps every event"
             self.state = fold([event], self.state)
             assert chips_conserved(self.state), f"chips conserved after {event}"
@@ -85,6 +107,20 @@ class Table:
     def s(self) -> TableState:
         assert self.state is not None
         return self.state
+
+
+def untimed(events: list[Any]) -> list[Any]:
+    """``events`` without their time, to compare with events written out in a test."""
+    return [e._replace(at=None) for e in events]
+
+
+def bot_act(state: TableState, rng: random.Random) -> Act:
+    """The move of the bot to act, from its seat's view, as in live play."""
+    turn = state.bot_to_act()
+    assert turn is not None and state.hand is not None
+    seat, bot = turn
+    assert bot.bot is not None
+    return Act(bot.member, policy_of(bot.bot)(seat_view(state.hand, seat), rng))
 
 
 def seated_table(players: int, seats: int | None = None, **kw: Any) -> Table:
@@ -135,7 +171,7 @@ def test_a_player_who_joins_mid_match_plays_from_the_next_hand() -> None:
     assert t.s.hand is not None and 3 not in t.s.hand.players
     while t.s.hand_running:
         t.do(Act(member_to_act(t), Action(ActionKind.FOLD)))
-    t.do(Deal(None))
+    t.sweep()
     assert 3 in t.s.hand.players
 
 
@@ -147,7 +183,7 @@ def test_moving_button_skips_empty_and_busted_seats() -> None:
         buttons.append(t.s.hand.button)  # type: ignore[union-attr]
         while t.s.hand_running:
             t.do(Act(member_to_act(t), Action(ActionKind.FOLD)))
-        t.do(Deal(None))
+        t.sweep()
     assert buttons == [0, 1, 2, 0]
 
 
@@ -182,7 +218,7 @@ def test_an_uncalled_bet_of_a_player_who_leaves_stays_in_the_pot() -> None:
     for _ in range(2):
         t.do(Act(member_to_act(t), Action(ActionKind.FOLD)))
     # the raiser won the blinds and kept the raise; now test the leave: a fresh hand, the raiser leaves at once
-    t.do(Deal(None))
+    t.sweep()
     raiser = member_to_act(t)
     t.do(Act(raiser, Action(ActionKind.RAISE, 300)))
     before = t.s.chips_in_play() + t.s.removed
@@ -197,13 +233,13 @@ def test_two_timeouts_in_a_row_mark_a_player_away_and_a_table_without_two_presen
         if not t.s.hand_running:
             if t.s.phase is Phase.PAUSED:
                 break
-            t.do(Deal(None))
-        t.do(TimeOut(None))
+            t.sweep()
+        t.sweep()
     away = [i for i, s in enumerate(t.s.seats) if s is not None and s.away]
     assert away, "two time-outs in a row mark the player away"
     assert any(isinstance(e, PlayerAway) for e in t.log)
     while t.s.hand_running:
-        t.do(TimeOut(None))
+        t.sweep()
     assert t.s.phase is Phase.PAUSED, "fewer than two present: the table waits"
     with pytest.raises(TableError) as info:
         t.do(Deal(None))
@@ -211,7 +247,7 @@ def test_two_timeouts_in_a_row_mark_a_player_away_and_a_table_without_two_presen
     member = t.s.seats[away[0]].member  # type: ignore[union-attr]
     t.do(Back(member))
     if len(t.s.present()) >= 2:
-        t.do(Deal(None))
+        t.sweep()
         assert t.s.hand_running
 
 
@@ -236,7 +272,7 @@ def play_all_in_to_the_end(t: Table) -> None:
     """Everyone goes all in (or calls one) hand after hand until the match is over."""
     while not t.s.over:
         if not t.s.hand_running:
-            t.do(Deal(None))
+            t.sweep()
             continue
         legal = t.s.hand.legal()  # type: ignore[union-attr]
         kind = ActionKind.ALLIN if legal.allows(ActionKind.ALLIN) else ActionKind.CALL
@@ -260,7 +296,7 @@ def test_a_match_abandoned_by_everyone_else_is_won_by_the_last_player_with_chips
     for m in (100, 101):
         t.do(Leave(m))
     assert t.s.over and t.s.winner == 2 and t.s.stacks()[2] > 0
-    assert [e for e in t.log if isinstance(e, MatchEnded)] == [MatchEnded(2)]
+    assert [e for e in t.log if isinstance(e, MatchEnded)] == [MatchEnded(2, at=t.now)]
     assert t.s.forfeit == 1 and table_view(t.s, 102)["match"]["forfeit"] == 1, "the second leave ended it"
 
 
@@ -332,19 +368,10 @@ def test_bots_alone_deal_no_hand_and_end_the_match_when_the_last_member_leaves()
         t.do(Deal(None))
     assert err.value.code == "table_paused"
     t.do(Back(100))
-    t.do(Deal(None))
+    t.sweep()
     t.do(Leave(100))
     assert t.s.over and t.s.winner is None, "bots do not play on for themselves"
     assert not t.s.hand_running
-
-
-def test_every_table_event_type_names_its_audience() -> None:
-    """Visibility fails closed: every table event type is in AUDIENCE (hand events defer to the engine's table)."""
-    from taiwan_poker.rules.events import AUDIENCE as HAND_AUDIENCE
-    from taiwan_poker.rules.events import TYPE_NAMES as HAND_TYPES
-
-    assert set(AUDIENCE) == set(EVENT_TYPES.values())
-    assert set(HAND_AUDIENCE) == set(HAND_TYPES), "every hand event type has an explicit audience"
 
 
 # --- properties over 2–9 seats ------------------------------------------------------------------------------------
@@ -354,7 +381,7 @@ def snapshot(state: TableState) -> Any:
     return (state.seats, state.over, state.winner, state.rematch, state.removed, state.bought_in, state.version,
             state.lineups, state.departed, [h.snapshot() for h in state.hands], state.host, state.cohosts,
             state.paused_by, state.options, state.requests, state.rebought, state.adjusted, state.rules, state.log,
-            state.accounts, state.straddle_next, state.straddle_always)
+            state.accounts, state.straddle_next, state.straddle_always, state.clock, state.bot_pause)
 
 
 def random_command(t: Table, rng: random.Random) -> Any:
@@ -372,8 +399,11 @@ def random_command(t: Table, rng: random.Random) -> Any:
         return Join(rng.randrange(200, 230), "new")
     if roll < 0.18:
         return Rematch(anyone, "RMATCH")
-    if roll < 0.25:
-        return TimeOut(None)
+    if roll < 0.22:  # the server's timer: what is due now, else a time-out that may be early
+        command = due(s, t.now).command
+        return bot_act(s, rng) if isinstance(command, BotMove) else command or TimeOut(None)
+    if roll < 0.25:  # a seated member presses time-out
+        return TimeOut(anyone)
     if roll < 0.28:
         return AddBot(s.host, rng.choice(list(LEVELS)))
     if roll < 0.30:
@@ -388,7 +418,7 @@ def random_command(t: Table, rng: random.Random) -> Any:
         chooser = rng.choice(hand.pending.seats)
         occupant = s.seats[chooser]
         if occupant is None or rng.random() < 0.3:
-            return TimeOut(None)
+            return TimeOut(None if rng.random() < 0.5 else anyone)
         if hand.pending.kind == "runs":
             return AnswerRuns(occupant.member, rng.random() < 0.7)
         return ShowOrMuck(occupant.member, rng.random() < 0.4)
@@ -404,32 +434,78 @@ def random_command(t: Table, rng: random.Random) -> Any:
     return Act(member_to_act(t), Action(kind))
 
 
+GAPS = st.lists(st.one_of(st.integers(0, 3_000), st.integers(0, 130_000)), min_size=150, max_size=150)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seats=st.integers(2, 9), players=st.integers(2, 9), decks=st.integers(2, 6), seed=st.integers(0, 2**32),
-       options=st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans()))
-def test_random_commands_keep_every_invariant(seats: int, players: int, decks: int, seed: int,
-                                              options: tuple[bool, bool, bool, bool]) -> None:
-    """Chips conserved at every event (checked inside Table.do: rebuys, top-ups, the host's stack adjustments and
-    removals included), no card twice (a second run's board included), views hide what they must (mucked hands,
-    burns), and folding the whole log again gives the same state; the host's table options drawn at random."""
+       options=st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans()), gaps=GAPS)
+def test_random_commands_at_random_times_keep_every_invariant(seats: int, players: int, decks: int, seed: int,
+                                                             options: tuple[bool, bool, bool, bool],
+                                                             gaps: list[int]) -> None:
+    """Hypothesis chooses the time of every command (``gaps``: milliseconds after the last one). Chips conserved
+    at every event (checked inside Table.do: rebuys, top-ups, the host's stack adjustments and removals
+    included), the books balanced, no card twice (a second run's board included), views hide what they must
+    (mucked hands, burns), the clock's deadlines follow the rules and the machine refuses the server's commands
+    exactly until ``due`` says they fall due, and folding the whole log again gives the same state (its clock
+    too); the host's table options drawn at random."""
     straddle, runs, muck, rebuys = options
-    t = Table(seats, decks=decks, seed=seed, straddle=straddle, run_twice=runs, show_or_muck=muck)
+    t = Table(seats, decks=decks, seed=seed, bot_pause=(0.5, 1.5), straddle=straddle, run_twice=runs,
+              show_or_muck=muck)
     if rebuys:
         t.do(SetOptions(100, TableOptions(rebuys=True)))
     for m in range(101, 100 + min(players, seats)):
         t.do(Join(m, f"P{m}"))
     rng = random.Random(seed)
-    for _ in range(150):
+    for gap in gaps:
+        t.wait(gap / 1000)
         command = random_command(t, rng)
+        before = t.s
         try:
             t.do(command)
         except (TableError, IllegalActionError) as exc:  # refused, nothing changed: only for the reasons it may meet
             assert exc.code in REFUSALS[type(command)], f"{command} refused: {exc.code} {exc}"
+            if exc.code == "clock_running":
+                check_on_time(before, command, t.now, accepted=False)
             continue
+        check_on_time(before, command, t.now, accepted=True)
+        check_clock(t.s, t.now)
         check_cards_and_views(t.s)
         if t.s.over and t.s.rematch:
             break
     assert snapshot(fold(t.log)) == snapshot(t.s), "replaying the log gives the same state"
+
+
+def check_on_time(state: TableState, command: Any, now: dt.datetime, *, accepted: bool) -> None:
+    """The machine takes a command that waits for the clock exactly when its time has come: the server's
+    (member None) when ``due`` says it is due, a member's time-out once the clock and the time bank (or the
+    choice's window) have run out."""
+    if isinstance(command, TimeOut) and command.member is not None:
+        allowed = time_out_from(state, server=False)
+        assert accepted == (allowed is not None and now >= allowed), (command, allowed, now)
+    elif isinstance(command, TimeOut | Deal | EndMatch) and command.member is None:
+        assert accepted == isinstance(due(state, now).command, type(command)), (command, due(state, now), now)
+
+
+def check_clock(state: TableState, now: dt.datetime) -> None:
+    """The running timer is the wait the table is in, it began at the last event (or earlier: it runs on while
+    the table waits for the same thing) and lasts that wait's length; ``due`` agrees with the machine."""
+    expected = waiting(state)
+    timer = state.clock.turn
+    assert (timer is None) == (expected is None), (timer, expected)
+    if timer is None or expected is None:
+        assert due(state, now) == (None, None, None)
+        return
+    wait, key, seconds = expected
+    assert (timer.wait, timer.key) == (wait, key) and timer.since is not None and timer.deadline is not None
+    assert timer.since <= now
+    if wait is not Wait.BOT:  # a bot's pause was drawn at the version its turn began
+        assert timer.deadline - timer.since == dt.timedelta(seconds=seconds), (timer, seconds)
+    upcoming = due(state, now)
+    assert upcoming.next is not None and upcoming.wait is wait
+    assert (upcoming.command is None) == (now < upcoming.next)
+    if upcoming.command is not None and not isinstance(upcoming.command, BotMove):
+        decide(state, upcoming.command, random.Random(0))  # what is due is allowed: it raises nothing
 
 
 def host_command(s: TableState, anyone: int, rng: random.Random) -> Any:
@@ -472,14 +548,14 @@ def host_command(s: TableState, anyone: int, rng: random.Random) -> Any:
 REFUSALS: dict[type[Any], set[str]] = {
     Leave: {"not_seated"}, Away: {"not_seated"}, Back: {"not_seated"},
     Join: {"match_over", "left_match", "room_full", "seat_taken"},
-    Rematch: {"match_not_over"}, TimeOut: {"no_hand", "match_over"},
+    Rematch: {"match_not_over"}, TimeOut: {"no_hand", "match_over", "clock_running", "not_seated"},
     AddBot: {"match_over", "hand_in_progress", "room_full"}, RemoveBot: {"match_over", "hand_in_progress", "no_bot"},
-    Deal: {"match_over", "table_paused", "not_seated", "host_paused"},
+    Deal: {"match_over", "table_paused", "not_seated", "host_paused", "clock_running"},
     Act: set(),  # a move drawn from the seat's legal options (or a bot's choice) is never refused
     Pause: {"not_host", "match_over"}, Resume: {"not_host"},
     RemovePlayer: {"not_host", "match_over", "hand_in_progress", "empty_seat", "not_removable"},
     AdjustStack: {"not_host", "match_over", "hand_in_progress", "empty_seat", "table_not_started", "cohost_stack"},
-    EndMatch: {"not_host", "match_over", "hand_in_progress", "table_not_started"},
+    EndMatch: {"not_host", "match_over", "hand_in_progress", "table_not_started", "clock_running"},
     Straddle: {"no_straddle", "not_seated", "match_over"},
     SetOptions: {"not_host", "match_over"}, ChangeRules: {"not_host", "match_over", "hand_in_progress"},
     NameCohost: {"not_host", "empty_seat", "bot_seat"}, HandHost: {"not_host", "empty_seat", "bot_seat"},
@@ -559,7 +635,7 @@ def sample_events() -> list[Any]:
              te.HostChanged(2, 1), te.CohostSet(2, True, 1), te.ChipsBought(1, 500, True),
              te.PlayerSilenced(2, True, 1),
              te.ChatDeleted(9, 2, 1), te.StraddleChosen(2, "always")]
-    assert {type(e) for e in table} | {HandEvent} == set(te.TYPE_NAMES), "one of each table event type"
+    assert {type(e) for e in table} | {HandEvent} == set(te.DECLARED), "one of each table event type"
     return table + [HandEvent(1, e) for e in hand]
 
 
@@ -571,7 +647,7 @@ def test_walking_every_event_type_each_is_seen_by_exactly_its_audience() -> None
 
     for event in sample_events():
         inner = event.event if isinstance(event, HandEvent) else event
-        audience = HAND_AUDIENCE[type(inner)] if isinstance(event, HandEvent) else AUDIENCE[type(event)]
+        audience = HAND_AUDIENCE[type(inner)] if isinstance(event, HandEvent) else DECLARED[type(event)].audience
         seen_by = {who for who in (0, 1, 2, None) if visible_to(event, who)}
         expected = {Audience.EVERYONE: {0, 1, 2, None}, Audience.NOBODY: set(), Audience.SEAT: {inner[0]}}[audience]
         assert seen_by == expected, (event, seen_by)

@@ -71,11 +71,6 @@ class Room:
             self.memo["public_json"] = parts
         return parts
 
-    @property
-    def deadline(self) -> dt.datetime | None:
-        """The stored deadline (the action clock, a bot's pause or the showdown pause), in UTC."""
-        return aware(self.row.deadline)
-
 
 class RoomLoader:
     """Rooms by code, read and folded from the log, kept in a bounded cache; safe from several threads."""
@@ -143,9 +138,10 @@ class RoomLoader:
         appended since (read from the log), or the whole log folded afresh."""
         after = behind.state.version if behind is not None else 0
         with self.db.transaction() as s:
-            payloads = repo.load_events(s, row.id, after)[: row.version - after]
-        try:
-            state = fold((event_from_json(p) for p in payloads), behind.state if behind is not None else None)
+            stored = repo.load_stored_events(s, row.id, after)[: row.version - after]
+        try:  # an event logged before events carried their time takes the time it was stored
+            state = fold((event_from_json(p, aware(at)) for p, at in stored),
+                         behind.state if behind is not None else None)
         except Exception as exc:  # a log that cannot be replayed: stop the room, loudly, instead of failing forever
             self._quarantine(row.id, row.code, exc)
             raise RoomError("this table's record is damaged and it is closed for checking",

@@ -25,7 +25,7 @@ from ..store.models import Member
 from ..store.shares import share_token, shared_hand
 from ..strategy.seat import seat_view
 from ..tables import TableState, history, table_view
-from ..tables.timing import bank_deadline, clock_ran_out
+from ..tables.timing import clock_view
 from ..tables.views import seat_fields
 from .loader import QUARANTINED, Room, RoomError, RoomLoader, compact_json
 
@@ -65,21 +65,11 @@ class RoomReads:
         return f'{top},{own},"hand":{hand}{"," + mine if mine else ""}}}}}'
 
     def _clock(self, room: Room, seat: int | None) -> dict[str, Any]:
-        """The code, version and clock of a view (the seat decides whether it may press time-out)."""
-        state = room.state
+        """The code, version and clock of a view (the table's own clock, as it stands now; the seat decides whether
+        it may press time-out)."""
         now = self.clock()
-        deadline = room.deadline
-        out: dict[str, Any] = {
-            "code": room.row.code,
-            "version": state.version,
-            "server_time": now.isoformat(),
-            "deadline": deadline.isoformat() if deadline else None,
-            "seconds_left": max(0.0, (deadline - now).total_seconds()) if deadline else None,
-        }
-        if state.hand_running and deadline is not None:
-            end = bank_deadline(state, deadline)
-            out["bank_deadline"] = end.isoformat() if end else None  # the clock, then the time bank, ran out
-            out["timeout_allowed"] = seat is not None and clock_ran_out(state, deadline, now)
+        out: dict[str, Any] = {"code": room.row.code, "version": room.state.version, "server_time": now.isoformat()}
+        out.update(clock_view(room.state, seat, now))
         return out
 
     def state(self, code: str, member: Member | None) -> dict[str, Any]:

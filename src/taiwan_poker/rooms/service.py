@@ -6,9 +6,12 @@ events in one transaction whose ``UPDATE … WHERE version = expected`` fails if
 anyone wrote first (with the cross-instance notification inside it), cache the
 new state only after the commit, and publish. Opening a table, a rematch, a
 bot's move and the server's own time-outs take the same path. The rules live
-in :mod:`taiwan_poker.tables` (the machine, the settings readers, the clock);
-here are only who asks, the time, the random source and storage. Reading is
-:class:`~.reads.RoomReads`.
+in :mod:`taiwan_poker.tables` (the machine, the settings readers, the clock:
+the table's state owns every deadline, and :func:`~taiwan_poker.tables.timing.due`
+says what falls due when); here are only who asks, the time (read once per
+write and carried by the command), the random source and storage. The timer
+loop (:meth:`RoomService.sweep`) and the bots' scheduling only ask ``due`` and
+apply its answer through the write path. Reading is :class:`~.reads.RoomReads`.
 """
 
 from __future__ import annotations
@@ -39,24 +42,34 @@ from ..tables import (
     Rematch,
     TableEvent,
     TableState,
+    TimeOut,
     decide,
     event_to_json,
     fold,
 )
+from ..tables.commands import stamped
 from ..tables.limits import ACTION_CLOCK_SECONDS as CLOCK
-from ..tables.limits import DEFAULT_BLINDS, DEFAULT_DECKS, DEFAULT_SEATS, DEFAULT_STACK, DEFAULT_TIME_BANK
+from ..tables.limits import (
+    BOT_PAUSE_SECONDS,
+    DEFAULT_BLINDS,
+    DEFAULT_DECKS,
+    DEFAULT_SEATS,
+    DEFAULT_STACK,
+    DEFAULT_TIME_BANK,
+)
 from ..tables.requests import table_request
 from ..tables.settings import bot_seats, hand_options, new_table_options, parse_action, table_rules
-from ..tables.timing import due, over_clock, schedule, time_out
+from ..tables.state import Wait
+from ..tables.timing import BotMove, due
 from .bus import PushBus
 from .chat import RoomChat, record_beside
 from .hub import RoomHub
-from .loader import CACHE_IDLE_SECONDS, CACHE_ROOMS, Room, RoomError, RoomLoader, aware
+from .loader import CACHE_IDLE_SECONDS, CACHE_ROOMS, Room, RoomError, RoomLoader
 from .reads import RoomReads
 
 log = logging.getLogger("taiwan_poker.rooms")
 
-BOT_PAUSE = (0.5, 1.5)  # seconds a bot waits before it acts in live play, drawn at random (0 in tests)
+BOT_PAUSE = BOT_PAUSE_SECONDS  # how long bots pause before a move at the tables this service opens (0 in tests)
 SWEEP_SKIPS = frozenset({"table_paused", "hand_in_progress", "match_over", "no_hand"})  # moved on since listed
 Decision = Command | Callable[[Room], Command | None]  # a command, or one chosen from the room as loaded
 
@@ -94,9 +107,11 @@ class RoomService:
         bot_pause: tuple[float, float] = BOT_PAUSE,
         on_bot_turn: Callable[[str, float], None] | None = None,
     ) -> None:
-        """``rng_factory`` is the one random source (deals, bots, the coach, bots' pauses): the OS CSPRNG in live
-        play, seeded in tests. ``on_bot_turn(code, seconds)`` is told, after a commit, that a bot is to act in
-        that many seconds (the app schedules :meth:`play_bot` then; the sweeper catches any turn it misses)."""
+        """``rng_factory`` is the one random source (deals, bots, the coach): the OS CSPRNG in live play, seeded in
+        tests. ``bot_pause``: the bounds of the bots' pause before a move at the tables this service opens (the
+        table keeps them, and each bot's deadline). ``on_bot_turn(code, seconds)`` is told, after a commit, that
+        a bot is to act in that many seconds (the app schedules :meth:`play_bot` then; the sweeper catches any
+        turn it misses)."""
         self.db = db
         self.hub = hub or RoomHub()
         self.clock = clock
@@ -121,7 +136,7 @@ class RoomService:
         its idempotency ``key`` was used); so does a decision that picks no command or causes no event."""
         if code is None:
             assert isinstance(decision, Open)
-            events = decide(None, decision, self.rng_factory())
+            events = decide(None, stamped(decision, self.clock()), self.rng_factory())
             length = repo.GUEST_ROOM_CODE_LENGTH if decision.guest else repo.ROOM_CODE_LENGTH
             with self.db.engine.begin() as conn:
                 row = repo.insert_room(conn, decision.member, decision.rules.to_json(), length)
@@ -135,7 +150,8 @@ class RoomService:
             if version is not None and version != room.state.version:
                 return Written(False, room, "duplicate" if self._used(room_id, member, key) else "stale_version")
             command = decision(room) if callable(decision) else decision
-            events = decide(room.state, command, self.rng_factory()) if command is not None else []
+            events = decide(room.state, stamped(command, self.clock()), self.rng_factory()) \
+                if command is not None else []
             if not events:
                 return Written(False, room, "unchanged")
             with self.db.engine.begin() as conn:
@@ -151,8 +167,7 @@ class RoomService:
                 events: Sequence[TableEvent]) -> Room:
         """Append ``events`` after the state they were decided on, keep the seat index, and fold them in."""
         state = fold(events, before)
-        status, deadline = schedule(state, self.clock(), self.rng_factory().uniform(*self.bot_pause),
-                                    (row.status, aware(row.deadline)))
+        status, deadline = state.phase.value, due(state, self.clock()).next  # when the sweeper looks again
         rules = state.rules.to_json()
         payloads = [event_to_json(e) for e in events]
         version = repo.append_events(conn, row.id, before.version if before else 0, payloads,
@@ -171,9 +186,12 @@ class RoomService:
             return repo.used_action_key(conn, room_id, member.id, key) is not None
 
     def _tell_bot_turn(self, room: Room) -> None:
-        deadline = room.deadline
-        if self.on_bot_turn is not None and deadline is not None and room.state.bot_to_act() is not None:
-            self.on_bot_turn(room.row.code, max(0.0, (deadline - self.clock()).total_seconds()))
+        if self.on_bot_turn is None:
+            return
+        now = self.clock()
+        upcoming = due(room.state, now)
+        if upcoming.wait is Wait.BOT and upcoming.next is not None:
+            self.on_bot_turn(room.row.code, max(0.0, (upcoming.next - now).total_seconds()))
 
     def _result(self, written: Written, member: Member | None) -> ActResult:
         return ActResult(written.applied, self.reads.view(written.room, member), written.reason)
@@ -211,7 +229,7 @@ class RoomService:
             with self.db.transaction() as s:
                 previous = repo.open_rooms_created_by(s, member.id)
         opened = self._write(None, member, Open(rules, member.id, member.display_name, bot_seats(bots, rules, level),
-                                                member.guest, new_table_options(options)))
+                                                member.guest, new_table_options(options), self.bot_pause))
         for old in previous:
             self.leave(old, member)
         return opened.room.row.code
@@ -253,7 +271,8 @@ class RoomService:
             return state.rematch
         decide(state, Rematch(member.id, ""))  # refused (not a player, not over) before any table is opened
         bots = tuple(x.bot for x in state.seats if x is not None and x.bot is not None)
-        opened = self._write(None, member, Open(state.rules, member.id, member.display_name, bots, member.guest))
+        opened = self._write(None, member, Open(state.rules, member.id, member.display_name, bots, member.guest,
+                                                bot_pause=self.bot_pause))
         new_code = opened.room.row.code
         pointed = self._write(code, member, Rematch(member.id, new_code))
         if not pointed.applied and pointed.room.state.rematch not in (None, new_code):
@@ -264,15 +283,12 @@ class RoomService:
     def act(self, code: str, member: Member, action: object, version: object, key: object = None) -> ActResult:
         """Apply the member's action made against ``version`` (past the action clock it draws on their time
         bank); stale or repeated requests change nothing."""
-        move = parse_action(action)
-        return self._checked(code, member, lambda room: Act(member.id, move, over_clock(room.deadline, self.clock())
-                                                            if room.state.hand_running else 0.0), version, key)
+        return self._checked(code, member, Act(member.id, parse_action(action)), version, key)
 
     def timeout(self, code: str, member: Member, version: object) -> ActResult:
         """Once the action clock and the time bank have run out, a seated member applies the time-out: check if
         possible, else fold (``clock_running`` before)."""
-        return self._checked(code, member, lambda room: time_out(room.state, room.deadline, self.clock(), member.id),
-                             version)
+        return self._checked(code, member, TimeOut(member.id), version)
 
     def next_hand(self, code: str, member: Member | None, version: object) -> ActResult:
         """Deal the next hand once the last one is over (a seated player; the creator for the first)."""
@@ -291,24 +307,27 @@ class RoomService:
 
     # -- bots and the server's own clock -----------------------------------------------------------------------
 
-    def _bot_turn(self, room: Room) -> Act | None:
-        """The move of the bot to act, once its pause is over (decided from its seat's view)."""
-        deadline = room.deadline
-        if room.state.bot_to_act() is None or (deadline is not None and self.clock() < deadline):
-            return None
-        return bot_move(room.state, self.rng_factory(), on_failure=lambda: self.loader.count("bot"))
+    def _due(self, room: Room, now: dt.datetime) -> Command | None:
+        """What the table's clock says the server does at ``now`` (:func:`~taiwan_poker.tables.timing.due`): a
+        time-out, the next hand, the end of a rebuy wait, or the move of a bot whose pause is over (decided from
+        its seat's view)."""
+        command = due(room.state, now).command
+        if isinstance(command, BotMove):
+            return bot_move(room.state, self.rng_factory(), on_failure=lambda: self.loader.count("bot"))
+        return command
 
     def play_bot(self, code: str) -> bool:
-        """If a bot is to act and its pause is over, play its move like any action."""
+        """Apply what is due at the table now (the app calls it when a bot's pause ends: the bot's move)."""
         try:
-            return self._write(code, None, self._bot_turn).applied
+            return self._write(code, None, lambda room: self._due(room, self.clock())).applied
         except repo.StaleVersion:  # another process moved the table on first
             return False
 
     def sweep(self) -> list[str]:
-        """Play bots' turns, time out turns abandoned past the grace and deal the next hand after the showdown
-        pause. A room that fails here is logged with its code and counted, and the others are still swept; a
-        room whose log cannot be replayed is quarantined, so it is not tried again every second."""
+        """Apply what is due at every table whose deadline has come (:meth:`_due`: bots' turns, time-outs past the
+        grace, the next hand after the showdown pause, the end of a rebuy wait). A room that fails here is logged
+        with its code and counted, and the others are still swept; a room whose log cannot be replayed is
+        quarantined, so it is not tried again every second."""
         self.loader.evict_idle()
         now = self.clock()
         with self.db.transaction() as s:
@@ -316,9 +335,8 @@ class RoomService:
         changed = []
         for _room_id, code, _deadline in listed:
             try:
-                # decided by the deadline as read now: another instance may have moved the room since it was listed
-                if self._write(code, None, lambda room: self._bot_turn(room) or due(room.state, room.deadline, now)
-                               ).applied:
+                # decided on the room as read now: another instance may have moved it on since it was listed
+                if self._write(code, None, lambda room: self._due(room, now)).applied:
                     changed.append(code)
             except repo.StaleVersion:  # another writer moved the room on: nothing to do
                 continue

@@ -286,8 +286,14 @@ def set_room_status(engine: Engine, room_id: int, status: str) -> None:
 
 def load_events(session: Session, room_id: int, after: int = 0) -> list[dict[str, Any]]:
     """The room's event payloads with ``seq > after``, in order."""
-    query = select(RoomEvent.payload).where(RoomEvent.room_id == room_id, RoomEvent.seq > after).order_by(RoomEvent.seq)
-    return [dict(p) for p in session.scalars(query)]
+    return [payload for payload, _ in load_stored_events(session, room_id, after)]
+
+
+def load_stored_events(session: Session, room_id: int, after: int = 0) -> list[tuple[dict[str, Any], dt.datetime]]:
+    """The room's event payloads with ``seq > after``, in order, each with the time it was stored."""
+    query = (select(RoomEvent.payload, RoomEvent.created_at).where(RoomEvent.room_id == room_id, RoomEvent.seq > after)
+             .order_by(RoomEvent.seq))
+    return [(dict(p), at) for p, at in session.execute(query)]
 
 
 def hand_start_times(conn: Connection, room_id: int) -> list[dt.datetime]:

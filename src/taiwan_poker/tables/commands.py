@@ -1,17 +1,23 @@
 """What a client may ask of a table: typed, immutable commands for :func:`~.machine.decide`.
 
 ``member`` is who asks (a member's number; None is the server itself, for the
-clock). The shell checks nothing about the table: it only says who asks and,
-for a time-out, that the time is up.
+clock). ``at`` is when the command happens (timezone-aware; the shell reads
+its clock once per command and stamps it with :func:`stamped`): every event the
+command causes carries that time, and the machine compares it with the
+deadlines its state owns (a move past the action clock draws on the time
+bank, a time-out before the clock and the bank have run out is refused). A
+command without a time (None) runs no clock out. The shell checks nothing
+about the table: it only says who asks and when.
 """
 
 from __future__ import annotations
 
-import math
-from typing import NamedTuple
+import datetime as dt
+from typing import NamedTuple, TypeVar, cast
 
 from ..rules.actions import Action
 from ..rules.ruleset import RuleSet
+from .limits import BOT_PAUSE_SECONDS
 
 
 class TableOptions(NamedTuple):
@@ -34,6 +40,8 @@ class Open(NamedTuple):
     bots: tuple[str, ...] = ()
     guest: bool = False
     options: TableOptions | None = None
+    bot_pause: tuple[float, float] = BOT_PAUSE_SECONDS  # the shell's pace for this table's bots (0, 0 in tests)
+    at: dt.datetime | None = None
 
 
 class Configure(NamedTuple):
@@ -41,6 +49,7 @@ class Configure(NamedTuple):
 
     member: int
     rules: RuleSet
+    at: dt.datetime | None = None
 
 
 class Join(NamedTuple):
@@ -51,33 +60,36 @@ class Join(NamedTuple):
     name: str
     guest: bool = False
     seat: int | None = None
+    at: dt.datetime | None = None
 
 
 class Leave(NamedTuple):
     member: int
+    at: dt.datetime | None = None
 
 
 class Act(NamedTuple):
-    """A move; ``over`` is how many seconds past the action clock it came (what it draws on the time bank)."""
+    """A move (made past the action clock, it draws the seconds over it on the time bank)."""
 
     member: int
     action: Action
-    over: float = 0.0
+    at: dt.datetime | None = None
 
 
 class TimeOut(NamedTuple):
-    """The seat to act did not act: ``over`` seconds have passed since its action clock ran out (None: it has
-    not run out; by default, time ran out long ago), which must use up its time bank; ``member`` None is the
-    server."""
+    """The seat to act did not act (or the choosers did not choose): refused before its action clock and time
+    bank (or the choice's window) have run out, and, for the server (``member`` None), before its second of
+    grace after that has passed too."""
 
     member: int | None
-    over: float | None = math.inf
+    at: dt.datetime | None = None
 
 
 class Deal(NamedTuple):
     """Deal the next hand (the first one too, by the creator); ``member`` None is the server."""
 
     member: int | None
+    at: dt.datetime | None = None
 
 
 class EndMatch(NamedTuple):
@@ -85,14 +97,17 @@ class EndMatch(NamedTuple):
     (``member`` None) when a table waiting for busted players to rebuy has waited its time."""
 
     member: int | None
+    at: dt.datetime | None = None
 
 
 class Away(NamedTuple):
     member: int
+    at: dt.datetime | None = None
 
 
 class Back(NamedTuple):
     member: int
+    at: dt.datetime | None = None
 
 
 class AddBot(NamedTuple):
@@ -100,6 +115,7 @@ class AddBot(NamedTuple):
 
     member: int
     level: str
+    at: dt.datetime | None = None
 
 
 class RemoveBot(NamedTuple):
@@ -107,6 +123,7 @@ class RemoveBot(NamedTuple):
 
     member: int
     seat: int
+    at: dt.datetime | None = None
 
 
 class Straddle(NamedTuple):
@@ -115,6 +132,7 @@ class Straddle(NamedTuple):
 
     member: int
     choice: str
+    at: dt.datetime | None = None
 
 
 class SetCoach(NamedTuple):
@@ -122,6 +140,7 @@ class SetCoach(NamedTuple):
 
     member: int
     on: bool
+    at: dt.datetime | None = None
 
 
 class Rematch(NamedTuple):
@@ -129,6 +148,7 @@ class Rematch(NamedTuple):
 
     member: int
     code: str
+    at: dt.datetime | None = None
 
 
 # --- the host's controls (issue 23): the host, or a co-host they named, unless said otherwise ---------------
@@ -138,10 +158,12 @@ class Pause(NamedTuple):
     """Pause the table: no hand is dealt until it resumes (a hand being played is played out)."""
 
     member: int
+    at: dt.datetime | None = None
 
 
 class Resume(NamedTuple):
     member: int
+    at: dt.datetime | None = None
 
 
 class RemovePlayer(NamedTuple):
@@ -149,6 +171,7 @@ class RemovePlayer(NamedTuple):
 
     member: int
     seat: int
+    at: dt.datetime | None = None
 
 
 class AdjustStack(NamedTuple):
@@ -159,6 +182,7 @@ class AdjustStack(NamedTuple):
     seat: int
     stack: int
     confirm: bool = False
+    at: dt.datetime | None = None
 
 
 class ChangeRules(NamedTuple):
@@ -167,11 +191,13 @@ class ChangeRules(NamedTuple):
 
     member: int
     rules: RuleSet
+    at: dt.datetime | None = None
 
 
 class SetOptions(NamedTuple):
     member: int
     options: TableOptions
+    at: dt.datetime | None = None
 
 
 class AnswerSeat(NamedTuple):
@@ -180,6 +206,7 @@ class AnswerSeat(NamedTuple):
     member: int
     request: int
     approve: bool
+    at: dt.datetime | None = None
 
 
 class HandHost(NamedTuple):
@@ -187,6 +214,7 @@ class HandHost(NamedTuple):
 
     member: int
     seat: int
+    at: dt.datetime | None = None
 
 
 class NameCohost(NamedTuple):
@@ -195,6 +223,7 @@ class NameCohost(NamedTuple):
     member: int
     seat: int
     on: bool
+    at: dt.datetime | None = None
 
 
 class Silence(NamedTuple):
@@ -207,6 +236,7 @@ class Silence(NamedTuple):
     author: int | None = None
     line: int | None = None
     name: str = ""
+    at: dt.datetime | None = None
 
 
 class DeleteChat(NamedTuple):
@@ -215,6 +245,7 @@ class DeleteChat(NamedTuple):
     member: int
     message: int
     author: int
+    at: dt.datetime | None = None
 
 
 # --- a player's own choices ----------------------------------------------------------------------------------
@@ -226,6 +257,7 @@ class BuyChips(NamedTuple):
 
     member: int
     amount: int | None = None
+    at: dt.datetime | None = None
 
 
 class AnswerRuns(NamedTuple):
@@ -233,6 +265,7 @@ class AnswerRuns(NamedTuple):
 
     member: int
     agree: bool
+    at: dt.datetime | None = None
 
 
 class ShowOrMuck(NamedTuple):
@@ -240,6 +273,7 @@ class ShowOrMuck(NamedTuple):
 
     member: int
     show: bool
+    at: dt.datetime | None = None
 
 
 class ShowCards(NamedTuple):
@@ -247,6 +281,7 @@ class ShowCards(NamedTuple):
 
     member: int
     cards: tuple[int, ...]
+    at: dt.datetime | None = None
 
 
 Command = (
@@ -255,3 +290,10 @@ Command = (
     | Pause | Resume | RemovePlayer | AdjustStack | ChangeRules | SetOptions | AnswerSeat | HandHost | NameCohost
     | Silence | DeleteChat | BuyChips | AnswerRuns | ShowOrMuck | ShowCards | Straddle
 )
+
+C = TypeVar("C", bound=Command)
+
+
+def stamped(command: C, at: dt.datetime) -> C:
+    """``command`` as it happens at ``at`` (a time it already carries stays)."""
+    return command if command.at is not None else cast(C, command._replace(at=at))

@@ -1,37 +1,164 @@
-"""Table events: typed, immutable records of what happened at a table, each with its audience, and their JSON.
+"""Table events, each declared once: its name in the log, who may see it, its line in the table's log, and how it
+changes the state; with the fold of a log and the log's JSON.
 
-A table's log is a list of these; its state is the fold of :func:`~.machine.evolve`
-over them.  A hand's own events travel inside :class:`HandEvent`, whose
-audience is the inner event's: a private burn stays its owner's, the shoe
-nobody's.  Every type is listed in :data:`AUDIENCE`; there is no default.
+A table's log is a list of these typed, immutable records; its state is
+``fold(events)``, one :func:`evolve` at a time. Each event type is a
+``NamedTuple`` under one :func:`declare`, which states everything else about it
+(there is no other list of events to keep in step, and no default: a type
+without a declaration is not an event). A hand's own events travel inside
+:class:`HandEvent`, whose audience is the inner event's: a private burn stays
+its owner's, the shoe nobody's. Every event carries the time it happened
+(``at``, the time of the command that caused it; None in logs written before
+the table kept its own time, which the loader fills with the time it was
+stored), and after each one the table's clock moves on (:func:`~.timing.tick`).
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+import datetime as dt
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from ..errors import TaiwanPokerError
 from ..rules import events as hand_events
-from ..rules.events import Audience
-from ..rules.ruleset import RuleSet
+from ..rules.events import ActionTaken, Audience, CardsShown, HandEnded, HandStarted, StraddlePosted
+from ..rules.hand import Hand
+from ..rules.ruleset import DEFAULT_RULES, RuleSet
+from . import ledger
+from .commands import TableOptions
+from .errors import TableError
+from .limits import BOT_PAUSE_SECONDS
+from .state import Departed, LogItem, SeatRequest, SeatState, TableState
+from .timing import tick
+
+E = TypeVar("E")
+LOG_FORMAT = 2  # v1 was the heads-up room service's ad-hoc payloads (see :mod:`.upgrade`)
+HAND_OPTIONS = ("straddle", "run_twice", "show_or_muck")  # the hand options a rules line lists, by name
+TABLE_OPTIONS = ("rebuys", "approval", "spectator_chat")
 
 
+class LogContext(NamedTuple):
+    """What a log line may name besides its event: the entry's version, the player it concerns (by name, as
+    seated then), every member's name at the table, and the requests to sit by id (the name of who asked)."""
+
+    version: int
+    player: str
+    names: dict[int, str]
+    requests: dict[int, str]
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine(Generic[E]):
+    """An event's entry in the table's log every player reads: the message catalogue key a page says it with
+    (``keys[0]``, or ``keys[1]`` when the event's field ``pick`` is false or empty), and the fields the message
+    fills in (a page shows a ``seat`` counted from 1 and chip amounts as chips; ``options`` names the flags
+    whose settings follow the line)."""
+
+    keys: tuple[str, ...]
+    fields: Callable[[E, LogContext], dict[str, Any]]
+    pick: str | None = None
+
+    def key(self, event: E) -> str:
+        return self.keys[0] if self.pick is None or getattr(event, self.pick) else self.keys[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Declared(Generic[E]):
+    """Everything about one event type: its name in the log's JSON, who may see it (None: the inner hand event's
+    audience decides, for :class:`HandEvent`), its line in the table's log (None: it has none) and its
+    ``evolve`` handler."""
+
+    name: str
+    audience: Audience | None
+    log: LogLine[E] | None
+    evolve: Callable[[TableState, E], TableState]
+
+
+DECLARED: dict[type[Any], Declared[Any]] = {}
+
+
+def declare(name: str, audience: Audience | None, *, log: LogLine[Any] | None,
+            evolve: Callable[[TableState, Any], TableState]) -> Callable[[type[E]], type[E]]:
+    """Declare the event type below: all four are required, so none has a default. (The handler takes that type,
+    which mypy cannot tie to a class not yet defined: a test checks each handler's annotation.)"""
+
+    def register(cls: type[E]) -> type[E]:
+        if name in (d.name for d in DECLARED.values()):
+            raise ValueError(f"two event types named {name!r}")
+        DECLARED[cls] = Declared(name, audience, log, evolve)
+        return cls
+
+    return register
+
+
+def _no_fields(event: object, context: LogContext) -> dict[str, Any]:
+    return {}
+
+
+def _seat_fields(seat: int, context: LogContext) -> dict[str, Any]:
+    return {"seat": seat, "name": context.player}
+
+
+def _rules_fields(event: SettingsChanged | RulesChanged, context: LogContext) -> dict[str, Any]:
+    r = event.rules
+    return {"small": r.small_blind, "big": r.big_blind, "clock": r.action_clock, "bank": r.time_bank,
+            **{name: getattr(r, name) for name in HAND_OPTIONS}, "options": list(HAND_OPTIONS)}
+
+
+# --- the table, its seats and its players -------------------------------------------------------------------------
+
+
+def _opened(state: TableState, event: TableOpened) -> TableState:
+    return TableState(rules=event.rules, creator=event.creator, seats=(None,) * event.rules.seats,
+                      version=state.version, guest=event.guest, host=event.creator, bot_pause=event.bot_pause)
+
+
+@declare("table_opened", Audience.EVERYONE, log=None, evolve=_opened)
 class TableOpened(NamedTuple):
     """A table is opened with these rules by a member (who takes a seat in the next event); a ``guest``'s
-    table is a solo table that no member joins."""
+    table is a solo table that no member joins. ``bot_pause``: how long its bots pause before a move."""
 
     rules: RuleSet
     creator: int
     guest: bool = False
+    bot_pause: tuple[float, float] = BOT_PAUSE_SECONDS
+    at: dt.datetime | None = None
 
 
+def _settings_changed(state: TableState, event: SettingsChanged) -> TableState:
+    accounts = state.accounts
+    for s in state.seats:  # before the first hand everyone's one buy-in is the starting stack
+        if s is not None:
+            accounts = ledger.changed(accounts, s.member, buy_ins=event.rules.starting_stack - s.stack)
+    seats = tuple(replace(s, stack=event.rules.starting_stack, bank=event.rules.time_bank,
+                          bought=event.rules.starting_stack) if s is not None else None for s in state.seats)
+    seats = (seats + (None,) * (event.rules.seats - len(seats)))[: event.rules.seats]
+    bought = sum(s.stack for s in seats if s is not None)
+    return replace(state, accounts=accounts, rules=event.rules, seats=seats, bought_in=bought)
+
+
+@declare("settings_changed", Audience.EVERYONE, log=LogLine(("log.rules_changed",), _rules_fields),
+         evolve=_settings_changed)
 class SettingsChanged(NamedTuple):
     """The host (``by``; None in logs written before issue 23) changed the rules before the first hand."""
 
     rules: RuleSet
     by: int | None = None
+    at: dt.datetime | None = None
 
 
+def _sat(state: TableState, event: PlayerSat) -> TableState:
+    state = replace(state, bought_in=state.bought_in + event.stack,
+                    requests=tuple(r for r in state.requests if r.member != event.member),
+                    accounts=ledger.sat(state.accounts, event.member, event.name, event.bot is not None, event.stack))
+    return state.with_seat(event.seat, SeatState(event.member, event.name, event.stack, bot=event.bot,
+                                                 bank=state.rules.time_bank, bought=event.stack))
+
+
+@declare("player_sat", Audience.EVERYONE, evolve=_sat, log=LogLine(
+    ("log.bot_seated", "log.player_sat"), pick="bot",
+    fields=lambda e, c: {"seat": e.seat, "name": e.name, "level": e.bot, "stack": e.stack}))
 class PlayerSat(NamedTuple):
     """A member (or a bot of level ``bot``) took a seat with a starting stack; dealt in from the next hand."""
 
@@ -41,8 +168,24 @@ class PlayerSat(NamedTuple):
     stack: int
     bot: str | None = None
     by: int | None = None  # the host who seated this bot
+    at: dt.datetime | None = None
 
 
+def _left(state: TableState, event: PlayerLeft) -> TableState:
+    seat = state.seats[event.seat]
+    assert seat is not None
+    state = replace(state, removed=state.removed + event.removed, last_left=(state.version, event.seat),
+                    cohosts=state.cohosts - {seat.member},
+                    accounts=ledger.changed(state.accounts, seat.member, took=event.removed),
+                    departed=(*state.departed, Departed(event.seat, seat.member, seat.name,
+                                                        state.started and not state.over, seat.bot,
+                                                        event.removed, seat.bought, event.by)))
+    return state.with_seat(event.seat, None)
+
+
+@declare("player_left", Audience.EVERYONE, evolve=_left, log=LogLine(
+    ("log.player_removed", "log.player_left"), pick="by",
+    fields=lambda e, c: {**_seat_fields(e.seat, c), "took": e.removed}))
 class PlayerLeft(NamedTuple):
     """A player left their seat; ``removed`` chips (their stack behind) leave the table with them. ``by``: the
     host (or co-host) who took them off the table, None when they left themselves."""
@@ -50,47 +193,92 @@ class PlayerLeft(NamedTuple):
     seat: int
     removed: int
     by: int | None = None
+    at: dt.datetime | None = None
 
 
+def _away(state: TableState, event: PlayerAway | PlayerBack) -> TableState:
+    seat = state.seats[event.seat]
+    assert seat is not None
+    return state.with_seat(event.seat, replace(seat, away=isinstance(event, PlayerAway), timeouts=0))
+
+
+@declare("player_away", Audience.EVERYONE, log=None, evolve=_away)
 class PlayerAway(NamedTuple):
     """A player is away (two time-outs in a row): their hands are checked or folded at once, with no clock."""
 
     seat: int
+    at: dt.datetime | None = None
 
 
+@declare("player_back", Audience.EVERYONE, log=None, evolve=_away)
 class PlayerBack(NamedTuple):
     """An away player is back."""
 
     seat: int
+    at: dt.datetime | None = None
 
 
+def _bank_used(state: TableState, event: TimeBankUsed) -> TableState:
+    seat = state.seats[event.seat]
+    assert seat is not None
+    return state.with_seat(event.seat, replace(seat, bank=max(0, seat.bank - event.seconds)))
+
+
+@declare("time_bank_used", Audience.EVERYONE, log=None, evolve=_bank_used)
 class TimeBankUsed(NamedTuple):
     """The player to act drew ``seconds`` on their time bank (the action clock had run out)."""
 
     seat: int
     seconds: int
+    at: dt.datetime | None = None
 
 
+def _coach_set(state: TableState, event: CoachSet) -> TableState:
+    return replace(state, coach=event.on)
+
+
+@declare("coach_set", Audience.EVERYONE, evolve=_coach_set,
+         log=LogLine(("log.coach_on", "log.coach_off"), lambda e, c: {"on": e.on}, pick="on"))
 class CoachSet(NamedTuple):
     """The host (``by``) turned the coach on or off for everyone at the table (shown to all)."""
 
     on: bool
     by: int | None = None
+    at: dt.datetime | None = None
 
 
 # --- the host's controls and the table's options (issue 23): public, each with who did it (``by``, a member) ---
 
 
+def _paused(state: TableState, event: TablePaused | TableResumed) -> TableState:
+    return replace(state, paused_by=event.by if isinstance(event, TablePaused) else None)
+
+
+@declare("table_paused", Audience.EVERYONE, log=LogLine(("log.table_paused",), _no_fields), evolve=_paused)
 class TablePaused(NamedTuple):
     """The host paused the table: no hand is dealt until it resumes (a hand being played is played out)."""
 
     by: int
+    at: dt.datetime | None = None
 
 
+@declare("table_resumed", Audience.EVERYONE, log=LogLine(("log.table_resumed",), _no_fields), evolve=_paused)
 class TableResumed(NamedTuple):
     by: int
+    at: dt.datetime | None = None
 
 
+def _stack_adjusted(state: TableState, event: StackAdjusted) -> TableState:
+    seat = state.seats[event.seat]
+    assert seat is not None
+    delta = event.after - event.before
+    state = replace(state, adjusted=state.adjusted + delta, accounts=ledger.adjusted(
+        state.accounts, seat.member, ledger.Adjustment(delta, event.by, state.version)))
+    return state.with_seat(event.seat, replace(seat, stack=event.after, bought=seat.bought + delta))
+
+
+@declare("stack_adjusted", Audience.EVERYONE, evolve=_stack_adjusted, log=LogLine(
+    ("log.stack_adjusted",), lambda e, c: {**_seat_fields(e.seat, c), "before": e.before, "after": e.after}))
 class StackAdjusted(NamedTuple):
     """The host set a seat's stack from ``before`` to ``after`` between hands (the difference enters, or leaves,
     the table: it is counted in the chips that entered)."""
@@ -99,15 +287,32 @@ class StackAdjusted(NamedTuple):
     before: int
     after: int
     by: int
+    at: dt.datetime | None = None
 
 
+def _rules_changed(state: TableState, event: RulesChanged) -> TableState:
+    old, new = state.rules.time_bank, event.rules.time_bank  # what each player used of their bank stays used
+    seats = tuple(replace(s, bank=max(0, s.bank + new - old)) if s is not None else None for s in state.seats)
+    return replace(state, rules=event.rules, seats=seats)
+
+
+@declare("rules_changed", Audience.EVERYONE, log=LogLine(("log.rules_changed",), _rules_fields),
+         evolve=_rules_changed)
 class RulesChanged(NamedTuple):
     """The host changed the blinds, the clock, the time bank or the hand options between hands."""
 
     rules: RuleSet
     by: int
+    at: dt.datetime | None = None
 
 
+def _options_set(state: TableState, event: OptionsSet) -> TableState:
+    return replace(state, options=TableOptions(event.rebuys, event.approval, event.spectator_chat),
+                   requests=state.requests if event.approval else ())
+
+
+@declare("options_set", Audience.EVERYONE, evolve=_options_set, log=LogLine(
+    ("log.options_set",), lambda e, c: {**{n: getattr(e, n) for n in TABLE_OPTIONS}, "options": list(TABLE_OPTIONS)}))
 class OptionsSet(NamedTuple):
     """How the table is run: rebuys and top-ups allowed, the host approves who sits, spectators may chat."""
 
@@ -115,55 +320,118 @@ class OptionsSet(NamedTuple):
     approval: bool
     spectator_chat: bool
     by: int
+    at: dt.datetime | None = None
 
 
+def _seat_requested(state: TableState, event: SeatRequested) -> TableState:
+    return replace(state, requests=(*state.requests, SeatRequest(state.version, event.member, event.name,
+                                                                 event.seat)))
+
+
+@declare("seat_requested", Audience.EVERYONE, evolve=_seat_requested, log=LogLine(
+    ("log.seat_requested",), lambda e, c: {"name": e.name, "seat": e.seat, "request": c.version}))
 class SeatRequested(NamedTuple):
     """A member asks to sit (the host approves who sits); ``seat`` is the seat they chose, if any."""
 
     member: int
     name: str
     seat: int | None = None
+    at: dt.datetime | None = None
 
 
+def _seat_answered(state: TableState, event: SeatAnswered) -> TableState:
+    return replace(state, requests=tuple(r for r in state.requests if r.id != event.request))
+
+
+@declare("seat_answered", Audience.EVERYONE, evolve=_seat_answered, log=LogLine(
+    ("log.seat_approved", "log.seat_denied"), pick="approved",
+    fields=lambda e, c: {"name": c.requests.get(e.request, ""), "approved": e.approved, "request": e.request}))
 class SeatAnswered(NamedTuple):
     """The host approved (the player sits in the next event) or denied the request ``request``."""
 
     request: int
     approved: bool
     by: int
+    at: dt.datetime | None = None
 
 
+def _host_changed(state: TableState, event: HostChanged) -> TableState:
+    return replace(state, host=event.member, cohosts=state.cohosts - {event.member})
+
+
+@declare("host_changed", Audience.EVERYONE, evolve=_host_changed,
+         log=LogLine(("log.host_changed",), lambda e, c: {"name": c.names.get(e.member, "")}))
 class HostChanged(NamedTuple):
     """``member`` is the table's host now; ``by`` the host who handed the role on (None: the host left)."""
 
     member: int
     by: int | None = None
+    at: dt.datetime | None = None
 
 
+def _cohost_set(state: TableState, event: CohostSet) -> TableState:
+    return replace(state, cohosts=state.cohosts | {event.member} if event.on else state.cohosts - {event.member})
+
+
+@declare("cohost_set", Audience.EVERYONE, evolve=_cohost_set, log=LogLine(
+    ("log.cohost_named", "log.cohost_unnamed"), pick="on",
+    fields=lambda e, c: {"name": c.names.get(e.member, ""), "on": e.on}))
 class CohostSet(NamedTuple):
     """The host named (``on``) or unnamed ``member`` a co-host."""
 
     member: int
     on: bool
     by: int
+    at: dt.datetime | None = None
 
 
+def _chips_bought(state: TableState, event: ChipsBought) -> TableState:
+    seat = state.seats[event.seat]
+    assert seat is not None
+    kind = {"rebuys": event.amount, "rebuy_count": 1} if event.rebuy else {"top_ups": event.amount, "top_up_count": 1}
+    state = replace(state, rebought=state.rebought + event.amount,
+                    accounts=ledger.changed(state.accounts, seat.member, **kind))
+    return state.with_seat(event.seat, replace(seat, stack=seat.stack + event.amount,
+                                               bought=seat.bought + event.amount, rebuys=seat.rebuys + 1))
+
+
+@declare("chips_bought", Audience.EVERYONE, evolve=_chips_bought, log=LogLine(
+    ("log.rebuy", "log.chips_bought"), pick="rebuy",
+    fields=lambda e, c: {**_seat_fields(e.seat, c), "amount": e.amount, "rebuy": e.rebuy}))
 class ChipsBought(NamedTuple):
     """A rebuy (``rebuy``: the player was busted) or a top-up of ``amount`` chips, up to the starting stack."""
 
     seat: int
     amount: int
     rebuy: bool
+    at: dt.datetime | None = None
 
 
+def _straddle_chosen(state: TableState, event: StraddleChosen) -> TableState:
+    member = frozenset({event.member})
+    return replace(state,
+                   straddle_next=state.straddle_next - member | (member if event.choice == "next" else frozenset()),
+                   straddle_always=state.straddle_always - member | (member if event.choice == "always" else
+                                                                     frozenset()))
+
+
+@declare("straddle_chosen", Audience.EVERYONE, log=None, evolve=_straddle_chosen)
 class StraddleChosen(NamedTuple):
     """A player chose to straddle (``next``: the next hand they are under the gun in; ``always``) or not
     (``off``); said aloud, as at a real table."""
 
     member: int
     choice: str
+    at: dt.datetime | None = None
 
 
+def _silenced(state: TableState, event: PlayerSilenced) -> TableState:
+    return replace(state, silenced=state.silenced | {event.member} if event.on else state.silenced - {event.member})
+
+
+@declare("player_silenced", Audience.EVERYONE, evolve=_silenced, log=LogLine(
+    ("log.player_silenced", "log.player_unsilenced"), pick="on",
+    fields=lambda e, c: {"name": c.names.get(e.member, "") or e.name, "on": e.on}))
 class PlayerSilenced(NamedTuple):
     """The host silenced (``on``) ``member`` at the table's chat, or let them talk again; a spectator is named
     by ``name`` and the chat ``line`` they were silenced for (a player by their seat)."""
@@ -173,35 +441,92 @@ class PlayerSilenced(NamedTuple):
     by: int
     name: str = ""
     line: int | None = None
+    at: dt.datetime | None = None
 
 
+def _unchanged(state: TableState, event: object) -> TableState:
+    return state
+
+
+@declare("chat_deleted", Audience.EVERYONE,  # that a message was deleted, and by whom; never its text
+         evolve=_unchanged, log=LogLine(("log.chat_deleted",),
+                                        lambda e, c: {"message": e.message, "name": c.names.get(e.author, "")}))
 class ChatDeleted(NamedTuple):
     """The host deleted chat message ``message`` written by ``author`` (its text is removed from the store)."""
 
     message: int
     author: int
     by: int
+    at: dt.datetime | None = None
 
 
+# --- hands and the match --------------------------------------------------------------------------------------
+
+
+def _hand(state: TableState, event: HandEvent) -> TableState:
+    inner = event.event
+    if isinstance(inner, HandStarted):
+        hand = Hand(state.rules)
+        hand.apply(inner)
+        lineup = tuple(s.member if s is not None and inner.stacks[i] > 0 else None for i, s in enumerate(state.seats))
+        return replace(state, hands=(*state.hands, hand), lineups=(*state.lineups, lineup))
+    current = state.hand
+    if current is None or current.hand_no != event.hand_no or (current.complete and not isinstance(inner, CardsShown)):
+        raise TableError(f"an event of hand {event.hand_no}, which is not running", code="bad_event")
+    hand = current.fork()
+    hand.apply(inner)
+    state = replace(state, hands=(*state.hands[:-1], hand))
+    if isinstance(inner, StraddlePosted):  # a straddle for the next hand is used up
+        occupant = state.seats[inner.seat]
+        if occupant is not None:
+            state = replace(state, straddle_next=state.straddle_next - {occupant.member})
+    if isinstance(inner, ActionTaken):
+        seat = state.seats[inner.seat]
+        if seat is not None:
+            timeouts = seat.timeouts + 1 if inner.timeout else 0
+            state = state.with_seat(inner.seat, replace(seat, timeouts=timeouts))
+    if isinstance(inner, HandEnded):
+        seats = tuple(replace(s, stack=inner.stacks[i]) if s is not None and i in hand.players else s
+                      for i, s in enumerate(state.seats))
+        state = replace(state, seats=seats)
+    return state
+
+
+@declare("hand", None, log=None, evolve=_hand)
 class HandEvent(NamedTuple):
     """One event of hand ``hand_no`` (its audience is the inner event's)."""
 
     hand_no: int
     event: hand_events.Event
+    at: dt.datetime | None = None
 
 
+def _match_ended(state: TableState, event: MatchEnded) -> TableState:
+    left = state.last_left
+    forfeit = left[1] if left is not None and left[0] == state.version - 1 else None  # a leave just ended it
+    return replace(state, over=True, winner=event.winner, forfeit=forfeit, ended_by=event.by)
+
+
+@declare("match_ended", Audience.EVERYONE, log=None, evolve=_match_ended)
 class MatchEnded(NamedTuple):
     """The match is over: the player in seat ``winner`` holds every chip still in play (None: everyone left, or
     several hold chips); ``by``: the host who ended it, None when it ended by itself (or by the server's clock)."""
 
     winner: int | None
     by: int | None = None
+    at: dt.datetime | None = None
 
 
+def _rematch_opened(state: TableState, event: RematchOpened) -> TableState:
+    return replace(state, rematch=event.code)
+
+
+@declare("rematch_opened", Audience.EVERYONE, log=None, evolve=_rematch_opened)
 class RematchOpened(NamedTuple):
     """A player opened a rematch: a new table with the same rules, whose code everyone here sees."""
 
     code: str
+    at: dt.datetime | None = None
 
 
 TableEvent = (
@@ -210,74 +535,123 @@ TableEvent = (
     | OptionsSet | SeatRequested | SeatAnswered | HostChanged | CohostSet | ChipsBought | PlayerSilenced
     | ChatDeleted | StraddleChosen
 )
+BY_NAME: dict[str, type[Any]] = {d.name: cls for cls, d in DECLARED.items()}
 
-TYPE_NAMES: dict[type[Any], str] = {
-    TableOpened: "table_opened", SettingsChanged: "settings_changed", PlayerSat: "player_sat",
-    PlayerLeft: "player_left", PlayerAway: "player_away", PlayerBack: "player_back", HandEvent: "hand",
-    MatchEnded: "match_ended", RematchOpened: "rematch_opened", CoachSet: "coach_set",
-    TimeBankUsed: "time_bank_used", TablePaused: "table_paused", TableResumed: "table_resumed",
-    StackAdjusted: "stack_adjusted", RulesChanged: "rules_changed", OptionsSet: "options_set",
-    SeatRequested: "seat_requested", SeatAnswered: "seat_answered", HostChanged: "host_changed",
-    CohostSet: "cohost_set", ChipsBought: "chips_bought", PlayerSilenced: "player_silenced",
-    ChatDeleted: "chat_deleted", StraddleChosen: "straddle_chosen",
-}
-AUDIENCE: dict[type[Any], Audience | None] = {  # None: the inner hand event's audience decides
-    TableOpened: Audience.EVERYONE, SettingsChanged: Audience.EVERYONE, PlayerSat: Audience.EVERYONE,
-    PlayerLeft: Audience.EVERYONE, PlayerAway: Audience.EVERYONE, PlayerBack: Audience.EVERYONE,
-    HandEvent: None, MatchEnded: Audience.EVERYONE, RematchOpened: Audience.EVERYONE, CoachSet: Audience.EVERYONE,
-    TimeBankUsed: Audience.EVERYONE, TablePaused: Audience.EVERYONE, TableResumed: Audience.EVERYONE,
-    StackAdjusted: Audience.EVERYONE, RulesChanged: Audience.EVERYONE, OptionsSet: Audience.EVERYONE,
-    SeatRequested: Audience.EVERYONE, SeatAnswered: Audience.EVERYONE, HostChanged: Audience.EVERYONE,
-    CohostSet: Audience.EVERYONE, ChipsBought: Audience.EVERYONE, PlayerSilenced: Audience.EVERYONE,
-    ChatDeleted: Audience.EVERYONE,  # that a message was deleted, and by whom; never its text
-    StraddleChosen: Audience.EVERYONE,
-}
-HOST_LOG: tuple[type[Any], ...] = (  # the events of the table's log every player can read (who did what)
-    TablePaused, TableResumed, StackAdjusted, RulesChanged, OptionsSet, SeatRequested, SeatAnswered, HostChanged,
-    CohostSet, ChipsBought, PlayerSilenced, ChatDeleted, CoachSet, SettingsChanged,
-)
-EVENT_TYPES: dict[str, type[Any]] = {name: cls for cls, name in TYPE_NAMES.items()}
-LOG_FORMAT = 2  # v1 was the heads-up room service's ad-hoc payloads (see :mod:`.upgrade`)
+
+# --- the fold -------------------------------------------------------------------------------------------------
+
+_UNOPENED = TableState(rules=DEFAULT_RULES, creator=0, seats=())  # before a log's first event
+
+
+def declared(event: TableEvent) -> Declared[Any]:
+    kind = DECLARED.get(type(event))
+    if kind is None:
+        raise TableError(f"unknown event {event!r}", code="bad_event")
+    return kind
+
+
+def evolve(state: TableState | None, event: TableEvent) -> TableState:
+    """The state after one committed event: its declared handler, its log entry, and the clock moved on."""
+    kind = declared(event)
+    if (state is None) != isinstance(event, TableOpened):
+        raise TableError("the log starts with table_opened, once", code="bad_event")
+    before = state if state is not None else _UNOPENED
+    state = replace(before, version=before.version + 1)
+    if kind.log is not None:
+        state = replace(state, log=(*state.log, LogItem(state.version, event, _subject(state, event))))
+    state = kind.evolve(state, event)
+    clock = tick(state, event.at)
+    return state if clock is state.clock else replace(state, clock=clock)
+
+
+def fold(events: Iterable[TableEvent], state: TableState | None = None) -> TableState:
+    """The state after ``events`` (from the start, or from ``state``)."""
+    for event in events:
+        state = evolve(state, event)
+    if state is None:
+        raise TableError("an empty table log", code="bad_event")
+    return state
+
+
+def _subject(state: TableState, event: TableEvent) -> int | None:
+    """The member a log entry concerns: the player sitting down, or the one in the event's seat (as seated now,
+    before the event)."""
+    if isinstance(event, PlayerSat):
+        return event.member
+    seat = getattr(event, "seat", None)
+    occupant = state.seats[seat] if isinstance(seat, int) and 0 <= seat < len(state.seats) else None
+    return occupant.member if occupant is not None else getattr(event, "member", None)
+
+
+def log_entry(item: LogItem, names: dict[int, str], requests: dict[int, str]) -> dict[str, Any]:
+    """One entry of the table's log as everyone reads it: what happened (its type, and the catalogue ``key`` a
+    page says it with), who did it (a name), to whom (the player it concerns by name, as they were seated then,
+    and their seat), and the rest of its line's fields."""
+    kind = declared(item.event)
+    assert kind.log is not None, "only events with a log line are in the table's log"
+    by = getattr(item.event, "by", None)
+    player = names.get(item.subject, "") if item.subject is not None else ""
+    return {"version": item.version, "type": kind.name, "key": kind.log.key(item.event),
+            "by": names.get(by, "") if by is not None else None,
+            **kind.log.fields(item.event, LogContext(item.version, player, names, requests))}
+
+
+# --- who sees what, and the log's JSON ----------------------------------------------------------------------------
 
 
 def visible_to(event: TableEvent, seat: int | None) -> bool:
     """Whether ``seat`` (None: a spectator) may see this event's content."""
     if isinstance(event, HandEvent):
         return hand_events.visible_to(event.event, seat)
-    return AUDIENCE[type(event)] is Audience.EVERYONE
+    return declared(event).audience is Audience.EVERYONE
 
 
 def event_to_json(event: TableEvent) -> dict[str, Any]:
-    """``{"v": 2, "type": name, ...fields}``; rules as the rule set's JSON, a hand event as the engine's JSON."""
-    out: dict[str, Any] = {"v": LOG_FORMAT, "type": TYPE_NAMES[type(event)]}
+    """``{"v": 2, "type": name, ...fields}``: rules as the rule set's JSON, a hand event as the engine's JSON,
+    the time as ISO 8601."""
+    out: dict[str, Any] = {"v": LOG_FORMAT, "type": declared(event).name}
     for name, value in zip(event._fields, event, strict=True):
         if isinstance(value, RuleSet):
             out[name] = value.to_json()
         elif name == "event":
             out[name] = hand_events.event_to_json(value)  # type: ignore[arg-type]
+        elif isinstance(value, dt.datetime):
+            out[name] = value.isoformat()
+        elif isinstance(value, tuple):
+            out[name] = list(value)
         else:
             out[name] = value
     return out
 
 
-def event_from_json(obj: dict[str, Any]) -> TableEvent:
-    """Rebuild an event from :func:`event_to_json` (``bad_event`` for anything else)."""
-    if not isinstance(obj, dict) or obj.get("v") != LOG_FORMAT or obj.get("type") not in EVENT_TYPES:
+def event_from_json(obj: dict[str, Any], stored: dt.datetime | None = None) -> TableEvent:
+    """Rebuild an event from :func:`event_to_json` (``bad_event`` for anything else). A field added later takes
+    its default when an older log lacks it; an event logged before events carried their time takes ``stored``
+    (the time it was stored) instead."""
+    if not isinstance(obj, dict) or obj.get("v") != LOG_FORMAT or obj.get("type") not in BY_NAME:
         raise TaiwanPokerError(f"not a table event: {obj!r}"[:200], code="bad_event")
-    cls = EVENT_TYPES[obj["type"]]
+    cls = BY_NAME[obj["type"]]
     try:
         fields: dict[str, Any] = {}
         for name in cls._fields:
             if name not in obj and name in cls._field_defaults:  # a field added later: older logs lack it
+                if name == "at":
+                    fields[name] = stored
                 continue
-            raw = obj[name]
-            if name == "rules":
-                fields[name] = RuleSet.from_json(raw)
-            elif name == "event":
-                fields[name] = hand_events.event_from_json(raw)
-            else:
-                fields[name] = raw
+            fields[name] = _field_from_json(name, obj[name])
     except KeyError as exc:
         raise TaiwanPokerError(f"{obj['type']} event lacks {exc}", code="bad_event") from None
     event: TableEvent = cls(**fields)
     return event
+
+
+def _field_from_json(name: str, raw: Any) -> Any:
+    if name == "rules":
+        return RuleSet.from_json(raw)
+    if name == "event":
+        return hand_events.event_from_json(raw)
+    if name == "at":
+        return dt.datetime.fromisoformat(raw) if raw is not None else None
+    if isinstance(raw, list):
+        return tuple(raw)
+    return raw

@@ -3,8 +3,9 @@
 ``decide`` checks a command against the state and returns the events it
 causes (raising :class:`TableError`, and changing nothing, when it is not
 allowed); it never changes the state.  ``evolve`` applies one committed event.
-A table's state is only ever ``fold(events)``.  The shell supplies the clock
-(it decides when a time-out is due) and the random source that deals hands.
+A table's state is only ever ``fold(events)`` (:mod:`.events`).  The shell
+supplies the time of each command (``at``) and the random source that deals
+hands; the deadlines are the state's own (:mod:`.timing`).
 
 Rules (decisions in ``docs/rules.md``):
 
@@ -26,17 +27,15 @@ Rules (decisions in ``docs/rules.md``):
 
 from __future__ import annotations
 
+import datetime as dt
 import math
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..cards import RandomSource
 from ..rules.actions import ActionKind, IllegalActionError
-from ..rules.events import ActionTaken, CardsShown, HandEnded, HandStarted, StraddlePosted
 from ..rules.hand import RUNS, Hand
 from ..rules.pots import clockwise_after
-from . import ledger
 from .commands import (
     Act,
     AddBot,
@@ -73,7 +72,6 @@ from .commands import (
 )
 from .errors import TableError
 from .events import (
-    HOST_LOG,
     ChatDeleted,
     ChipsBought,
     CoachSet,
@@ -99,197 +97,40 @@ from .events import (
     TablePaused,
     TableResumed,
     TimeBankUsed,
+    evolve,
+    fold,
 )
 from .limits import AWAY_AFTER_TIMEOUTS, BOT_LEVELS, SEATS, STACK, STACK_CONFIRM_TIMES, STRADDLE_CHOICES
-from .state import Departed, LogItem, SeatRequest, SeatState, TableState
-
-# --- evolve -----------------------------------------------------------------------------------------------------
-
-
-def evolve(state: TableState | None, event: TableEvent) -> TableState:
-    """The state after one committed event."""
-    if isinstance(event, TableOpened):
-        return TableState(rules=event.rules, creator=event.creator, seats=(None,) * event.rules.seats, version=1,
-                          guest=event.guest, host=event.creator)
-    if state is None:
-        raise TableError("the log must start with table_opened", code="bad_event")
-    previous_left = state.just_left
-    state = replace(state, version=state.version + 1, just_left=None)
-    if isinstance(event, HandEvent):
-        return _evolve_hand(state, event)
-    if isinstance(event, (*HOST_LOG, PlayerLeft, PlayerSat)):
-        state = replace(state, log=(*state.log, LogItem(state.version, event, _subject(state, event))))
-    if isinstance(event, PlayerSat):
-        state = replace(state, bought_in=state.bought_in + event.stack,
-                        requests=tuple(r for r in state.requests if r.member != event.member),
-                        accounts=ledger.sat(state.accounts, event.member, event.name, event.bot is not None,
-                                            event.stack))
-        return state.with_seat(event.seat, SeatState(event.member, event.name, event.stack, bot=event.bot,
-                                                     bank=state.rules.time_bank, bought=event.stack))
-    if isinstance(event, PlayerLeft):
-        seat = state.seats[event.seat]
-        assert seat is not None
-        state = replace(state, removed=state.removed + event.removed, just_left=event.seat,
-                        cohosts=state.cohosts - {seat.member},
-                        accounts=ledger.changed(state.accounts, seat.member, took=event.removed),
-                        departed=(*state.departed, Departed(event.seat, seat.member, seat.name,
-                                                            state.started and not state.over, seat.bot,
-                                                            event.removed, seat.bought, event.by)))
-        return state.with_seat(event.seat, None)
-    changed = _evolve_host(state, event)
-    if changed is not None:
-        return changed
-    if isinstance(event, PlayerAway | PlayerBack):
-        seat = state.seats[event.seat]
-        assert seat is not None
-        return state.with_seat(event.seat, replace(seat, away=isinstance(event, PlayerAway), timeouts=0))
-    if isinstance(event, TimeBankUsed):
-        seat = state.seats[event.seat]
-        assert seat is not None
-        return state.with_seat(event.seat, replace(seat, bank=max(0, seat.bank - event.seconds)))
-    if isinstance(event, SettingsChanged):
-        accounts = state.accounts
-        for s in state.seats:  # before the first hand everyone's one buy-in is the starting stack
-            if s is not None:
-                accounts = ledger.changed(accounts, s.member, buy_ins=event.rules.starting_stack - s.stack)
-        state = replace(state, accounts=accounts)
-        seats = tuple(replace(s, stack=event.rules.starting_stack, bank=event.rules.time_bank,
-                              bought=event.rules.starting_stack) if s is not None else None for s in state.seats)
-        seats = seats + (None,) * (event.rules.seats - len(seats))
-        bought = sum(s.stack for s in seats if s is not None)
-        return replace(state, rules=event.rules, seats=seats[: event.rules.seats], bought_in=bought)
-    if isinstance(event, MatchEnded):
-        return replace(state, over=True, winner=event.winner, forfeit=previous_left, ended_by=event.by)
-    if isinstance(event, RematchOpened):
-        return replace(state, rematch=event.code)
-    if isinstance(event, CoachSet):
-        return replace(state, coach=event.on)
-    raise TableError(f"unknown event {event!r}", code="bad_event")  # pragma: no cover - the union is closed
-
-
-def _subject(state: TableState, event: TableEvent) -> int | None:
-    """The member a log entry concerns: the player sitting down, or the one in the event's seat (as seated now,
-    before the event)."""
-    if isinstance(event, PlayerSat):
-        return event.member
-    seat = getattr(event, "seat", None)
-    occupant = state.seats[seat] if isinstance(seat, int) and 0 <= seat < len(state.seats) else None
-    return occupant.member if occupant is not None else getattr(event, "member", None)
-
-
-def _evolve_host(state: TableState, event: TableEvent) -> TableState | None:
-    """The host's controls and the players' chip events (None: not one of them)."""
-    if isinstance(event, TablePaused | TableResumed):
-        return replace(state, paused_by=event.by if isinstance(event, TablePaused) else None)
-    if isinstance(event, StackAdjusted):
-        seat = state.seats[event.seat]
-        assert seat is not None
-        delta = event.after - event.before
-        state = replace(state, adjusted=state.adjusted + delta, accounts=ledger.adjusted(
-            state.accounts, seat.member, ledger.Adjustment(delta, event.by, state.version)))
-        return state.with_seat(event.seat, replace(seat, stack=event.after, bought=seat.bought + delta))
-    if isinstance(event, ChipsBought):
-        seat = state.seats[event.seat]
-        assert seat is not None
-        kind = {"rebuys": event.amount, "rebuy_count": 1} if event.rebuy else {"top_ups": event.amount,
-                                                                                "top_up_count": 1}
-        state = replace(state, rebought=state.rebought + event.amount,
-                        accounts=ledger.changed(state.accounts, seat.member, **kind))
-        return state.with_seat(event.seat, replace(seat, stack=seat.stack + event.amount,
-                                                   bought=seat.bought + event.amount, rebuys=seat.rebuys + 1))
-    if isinstance(event, RulesChanged):
-        old, new = state.rules.time_bank, event.rules.time_bank  # what each player used of their bank stays used
-        seats = tuple(replace(s, bank=max(0, s.bank + new - old)) if s is not None else None for s in state.seats)
-        return replace(state, rules=event.rules, seats=seats)
-    if isinstance(event, OptionsSet):
-        return replace(state, options=TableOptions(event.rebuys, event.approval, event.spectator_chat),
-                       requests=state.requests if event.approval else ())
-    if isinstance(event, SeatRequested):
-        return replace(state, requests=(*state.requests, SeatRequest(state.version, event.member, event.name,
-                                                                     event.seat)))
-    if isinstance(event, SeatAnswered):
-        return replace(state, requests=tuple(r for r in state.requests if r.id != event.request))
-    if isinstance(event, HostChanged):
-        return replace(state, host=event.member, cohosts=state.cohosts - {event.member})
-    if isinstance(event, CohostSet):
-        return replace(state, cohosts=state.cohosts | {event.member} if event.on else state.cohosts - {event.member})
-    if isinstance(event, PlayerSilenced):
-        return replace(state, silenced=state.silenced | {event.member} if event.on else state.silenced - {event.member})
-    if isinstance(event, ChatDeleted):
-        return state
-    if isinstance(event, StraddleChosen):
-        member = frozenset({event.member})
-        return replace(state, straddle_next=state.straddle_next - member | (member if event.choice == "next" else
-                                                                            frozenset()),
-                       straddle_always=state.straddle_always - member | (member if event.choice == "always" else
-                                                                         frozenset()))
-    return None
-
-
-def _evolve_hand(state: TableState, event: HandEvent) -> TableState:
-    inner = event.event
-    if isinstance(inner, HandStarted):
-        hand = Hand(state.rules)
-        hand.apply(inner)
-        lineup = tuple(s.member if s is not None and inner.stacks[i] > 0 else None for i, s in enumerate(state.seats))
-        return replace(state, hands=(*state.hands, hand), lineups=(*state.lineups, lineup))
-    current = state.hand
-    if current is None or current.hand_no != event.hand_no or (current.complete and not isinstance(inner, CardsShown)):
-        raise TableError(f"an event of hand {event.hand_no}, which is not running", code="bad_event")
-    hand = current.fork()
-    hand.apply(inner)
-    state = replace(state, hands=(*state.hands[:-1], hand))
-    if isinstance(inner, StraddlePosted):  # a straddle for the next hand is used up
-        occupant = state.seats[inner.seat]
-        if occupant is not None:
-            state = replace(state, straddle_next=state.straddle_next - {occupant.member})
-    if isinstance(inner, ActionTaken):
-        seat = state.seats[inner.seat]
-        if seat is not None:
-            timeouts = seat.timeouts + 1 if inner.timeout else 0
-            state = state.with_seat(inner.seat, replace(seat, timeouts=timeouts))
-    if isinstance(inner, HandEnded):
-        seats = tuple(
-            replace(s, stack=inner.stacks[i]) if s is not None and i in hand.players else s
-            for i, s in enumerate(state.seats)
-        )
-        state = replace(state, seats=seats)
-    return state
-
-
-def fold(events: Iterable[TableEvent], state: TableState | None = None) -> TableState:
-    """The state after ``events`` (from the start, or from ``state``)."""
-    for event in events:
-        state = evolve(state, event)
-    if state is None:
-        raise TableError("an empty table log", code="bad_event")
-    return state
-
+from .state import SeatState, TableState, Wait
+from .timing import bank_left, over_clock, ran_out, time_out_from
 
 # --- decide -----------------------------------------------------------------------------------------------------
 
 
 def decide(state: TableState | None, command: Command, rng: RandomSource | None = None) -> list[TableEvent]:
-    """The events ``command`` causes, including what follows at once (an away player's turn, the match's end).
+    """The events ``command`` causes, including what follows at once (an away player's turn, the match's end),
+    each carrying the command's time.
 
     ``rng`` deals any hand the command starts (the OS CSPRNG in live play).
     Raises :class:`TableError` or the engine's :class:`IllegalActionError`,
     with nothing changed, when the command is not allowed now.
     """
     if isinstance(command, Open):
-        return _open(command, rng)
-    if state is None:
+        events = _open(command, rng)
+    elif state is None:
         raise TableError("no such table", code="room_not_found")
-    events = HANDLERS[type(command)](state, command, rng)
-    after = fold(events, state) if events else state
-    return events + settle(after, rng, deal_when_full=isinstance(command, Join | AddBot | AnswerSeat))
+    else:
+        events = HANDLERS[type(command)](state, command, rng)
+        after = fold(events, state) if events else state
+        events += settle(after, rng, deal_when_full=isinstance(command, Join | AddBot | AnswerSeat))
+    return [event._replace(at=command.at) for event in events]
 
 
 def _open(command: Open, rng: RandomSource | None) -> list[TableEvent]:
     rules = command.rules
     if command.guest and len(command.bots) != rules.seats - 1:
         raise TableError("a guest plays against bots only: fill every other seat with a bot", code="guest_solo_only")
-    events: list[TableEvent] = [TableOpened(rules, command.member, command.guest),
+    events: list[TableEvent] = [TableOpened(rules, command.member, command.guest, command.bot_pause),
                                 PlayerSat(0, command.member, command.name, rules.starting_stack)]
     if command.options is not None and command.options != TableOptions():
         events.append(OptionsSet(*command.options, by=command.member))
@@ -308,7 +149,7 @@ def _act(state: TableState, command: Act, rng: RandomSource | None) -> list[Tabl
         raise TableError("it is not your turn", code="not_your_turn")
     fork = hand.fork()
     moved = _wrap(hand.hand_no, fork.act(command.action, seat=seat, open_fold=True))
-    return _bank_drawn(state, seat, command.over) + moved
+    return _bank_drawn(state, seat, over_clock(state, command.at)) + moved
 
 
 def _bank_drawn(state: TableState, seat: int, over: float) -> list[TableEvent]:
@@ -320,19 +161,20 @@ def _bank_drawn(state: TableState, seat: int, over: float) -> list[TableEvent]:
 
 
 def _time_out(state: TableState, command: TimeOut, rng: RandomSource | None) -> list[TableEvent]:
+    """Once the action clock and the time bank (or a choice's window) have run out, a seated member, and a second
+    later the server, checks or folds for the player to act (or closes the choices: once, muck)."""
     if command.member is not None:
         _seated(state, command.member)
     hand = _running(state)
+    allowed = time_out_from(state, server=command.member is None)
+    if command.at is None or allowed is None or command.at < allowed:
+        raise TableError("the action clock (and the time bank) has not run out yet", code="clock_running",
+                         bank=bank_left(state))
     if hand.pending is not None:  # the window for running it twice, or for showing or mucking, has closed
-        if command.over is None:
-            raise TableError("the time to choose has not run out yet", code="clock_running", bank=0)
         return _wrap(hand.hand_no, hand.fork().close_choices())
     late = hand.to_act
     occupant = state.seats[late] if late is not None else None
     bank = occupant.bank if occupant is not None else 0
-    if command.over is None or command.over < bank:
-        raise TableError("the action clock (and the time bank) has not run out yet", code="clock_running",
-                         bank=bank)
     fork = hand.fork()
     events = ([TimeBankUsed(late, bank)] if late is not None and bank > 0 else []) + _wrap(hand.hand_no,
                                                                                         fork.timeout())
@@ -343,7 +185,7 @@ def _time_out(state: TableState, command: TimeOut, rng: RandomSource | None) -> 
 
 
 def _deal_command(state: TableState, command: Deal, rng: RandomSource | None) -> list[TableEvent]:
-    return _deal(state, command.member, rng)
+    return _deal(state, command.member, rng, command.at)
 
 
 def _end_match(state: TableState, command: EndMatch, rng: RandomSource | None) -> list[TableEvent]:
@@ -352,8 +194,9 @@ def _end_match(state: TableState, command: EndMatch, rng: RandomSource | None) -
     if state.over:
         raise TableError("this match is over", code="match_over")
     if command.member is None:
-        if not state.waiting_for_rebuys():
-            raise TableError("the table is not waiting for a rebuy", code="clock_running", bank=0)
+        if not ran_out(state, Wait.REBUYS, command.at):
+            raise TableError("the table is not waiting for a rebuy, or has not waited its time", code="clock_running",
+                             bank=0)
     else:
         _host(state, command.member)
         if not state.started:
@@ -743,7 +586,10 @@ HANDLERS: dict[type[Any], Handler] = {  # every command but Open, which starts a
 }
 
 
-def _deal(state: TableState, member: int | None, rng: RandomSource | None) -> list[TableEvent]:
+def _deal(state: TableState, member: int | None, rng: RandomSource | None, at: dt.datetime | None
+          ) -> list[TableEvent]:
+    """A seated player deals the next hand once the last is over (the host the first); the server once the
+    showdown pause is over."""
     if state.over:
         raise TableError("this match is over", code="match_over")
     if state.hand_running:
@@ -756,6 +602,8 @@ def _deal(state: TableState, member: int | None, rng: RandomSource | None) -> li
         raise TableError("the host paused the table", code="host_paused")
     if len(state.present()) < 2 or not state.members_present():
         raise TableError("fewer than two players are here; the table waits", code="table_paused")
+    if member is None and not ran_out(state, Wait.DEAL, at):
+        raise TableError("the showdown pause is not over yet", code="clock_running", bank=0)
     return _wrap(len(state.hands) + 1, _start_hand(state, rng).events)
 
 

@@ -7,15 +7,19 @@ stays what it was.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..rules.hand import Hand
 from ..rules.ruleset import RuleSet
 from .commands import TableOptions
-from .events import TableEvent
 from .ledger import Account
+from .limits import BOT_PAUSE_SECONDS
+
+if TYPE_CHECKING:
+    from .events import TableEvent
 
 NO_OPTIONS = TableOptions()
 
@@ -64,6 +68,37 @@ class Departed:
     removed_by: int | None = None  # the host who took them off the table, if it was not their choice
 
 
+class Wait(StrEnum):
+    """What a table's timer waits for: a player's move (the action clock, then their time bank), a bot's pause
+    before its move, the players' choices (run it twice, show or muck), the showdown pause before the next hand,
+    or busted players' rebuys."""
+
+    ACT = "act"
+    BOT = "bot"
+    CHOICE = "choice"
+    DEAL = "deal"
+    REBUYS = "rebuys"
+
+
+class Timer(NamedTuple):
+    """A running wait: what for, which one (``key``: the turn, the choice or the hand; the timer runs on while it
+    stays the same), when it began and when it ends (None in a log written before the table kept its time)."""
+
+    wait: Wait
+    key: tuple[object, ...]
+    since: dt.datetime | None
+    deadline: dt.datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """Every deadline of a table, kept by :func:`~.events.evolve` from the time each event carries
+    (:func:`~.timing.tick`): the turn's timer, one wait at a time. (A tournament's blind levels would run a
+    timer of their own beside it.)"""
+
+    turn: Timer | None = None
+
+
 class LogItem(NamedTuple):
     """An entry of the table's log: the event, its version, and the member it concerns (the player whose chips
     or seat it changed, as seated then; None for events about the table)."""
@@ -96,7 +131,7 @@ class TableState:
     bought_in: int = 0  # chips brought to the table (every starting stack)
     removed: int = 0  # chips taken off the table by players who left
     version: int = 0  # events folded so far
-    just_left: int | None = None  # the seat whose player left in the last event (so the match's end can say why)
+    last_left: tuple[int, int] | None = None  # (version, seat) of the last player to leave (a forfeit says why)
     forfeit: int | None = None  # the seat whose leaving ended the match
     ended_by: int | None = None  # the host who ended the match (None: it ended by itself)
     coach: bool | None = None  # the creator's choice; None: the default (on at tables with bots)
@@ -113,6 +148,8 @@ class TableState:
     accounts: tuple[Account, ...] = ()  # the books: one per player who ever sat, in the order they first sat
     straddle_next: frozenset[int] = frozenset()  # members who straddle the next hand they are under the gun in
     straddle_always: frozenset[int] = frozenset()  # members who straddle whenever they are under the gun
+    clock: Clock = Clock()  # every deadline: the action clock, a bot's pause, a choice, the next hand, a rebuy
+    bot_pause: tuple[float, float] = BOT_PAUSE_SECONDS  # how long this table's bots pause before a move, at least/most
 
     @property
     def chips_entered(self) -> int:

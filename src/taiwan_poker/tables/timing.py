@@ -1,48 +1,108 @@
-"""The table's clock as pure rules: when its next deadline falls and what is due when it passes.
+"""The table's clock as pure rules: what the table waits for, until when, and what is due once it has waited.
 
-The shell reads the time and stores the deadline; these functions say what the
-deadline is after a change (the action clock, a bot's pause, the showdown pause
-before the next hand) and which command the server applies once it has passed.
-A player who has not acted when the action clock runs out draws on their time
-bank, which starts by itself; once both are used up, the server checks or folds
-for them (and from then on any seated member may press time-out, as the spec says).
+The state owns every deadline. Each event carries the time it happened
+(``at``, the time of the command that caused it), and after each event
+:func:`tick` looks at what the table now waits for: a player's move (the
+action clock, then their time bank), a bot's pause before its move, the
+players' choices (run it twice, show or muck), the showdown pause before the
+next hand, or busted players' rebuys. While that stays the same wait (the
+same turn, choice or hand) its timer runs on, whatever else happens at the
+table; when it changes, a new timer starts at the event's time.
+
+:func:`due` says what the server itself does at a given time and when it next
+has to look: the time-out of a player whose clock and time bank have run out
+(a second after the seated members may press the button), the close of a
+choice's window, the next hand, the end of a match that waited its time for a
+rebuy, or a bot's move (which its client, the shell's, decides). The machine
+refuses those commands before their time, so the shell's timer holds no rule:
+it asks :func:`due` and applies what it returns.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
+from typing import Any, NamedTuple
 
 from .commands import Deal, EndMatch, TimeOut
-from .limits import CHOICE_SECONDS, NEXT_HAND_SECONDS, REBUY_WAIT_SECONDS
-from .state import Phase, TableState
+from .limits import CHOICE_SECONDS, NEXT_HAND_SECONDS, REBUY_WAIT_SECONDS, SERVER_GRACE_SECONDS
+from .state import Clock, Phase, TableState, Timer, Wait
 
-NEXT_HAND_DELAY = dt.timedelta(seconds=NEXT_HAND_SECONDS)
-CHOICE_WINDOW = dt.timedelta(seconds=CHOICE_SECONDS)
-REBUY_WAIT = dt.timedelta(seconds=REBUY_WAIT_SECONDS)
-SERVER_GRACE = dt.timedelta(seconds=1)  # the seated members' time-out button comes first, by this much
+SERVER_GRACE = dt.timedelta(seconds=SERVER_GRACE_SECONDS)
 
 
-def schedule(state: TableState, now: dt.datetime, bot_pause: float,
-             before: tuple[str | None, dt.datetime | None] = (None, None)) -> tuple[str, dt.datetime | None]:
-    """The table's status and its next deadline, from ``now``: a bot acts after ``bot_pause`` seconds (never on
-    the clock), a player within the action clock, the choices to run it twice or to show or muck within a short
-    window (then the default applies: once, muck), and the next hand follows the showdown pause. A table that
-    waits for a busted player's rebuy waits :data:`REBUY_WAIT` from when it began to (``before``: the status and
-    deadline stored until now), then the match ends."""
+class BotMove(NamedTuple):
+    """The bot in ``seat`` has paused its time: its client (the shell's) decides its move now."""
+
+    seat: int
+
+
+class Due(NamedTuple):
+    """What the server does at a table at some time: ``command`` (None: nothing yet), and ``next``, when the
+    table's running wait falls due (passed already when ``command`` is there; None: nothing falls due by
+    itself), with what it waits for (``wait``)."""
+
+    command: TimeOut | Deal | EndMatch | BotMove | None
+    next: dt.datetime | None
+    wait: Wait | None
+
+
+def waiting(state: TableState) -> tuple[Wait, tuple[object, ...], float] | None:
+    """What the table waits for now, which one (its key: the timer runs on while it stays the same) and how long
+    that wait lasts (seconds); None when no clock runs (before the first hand, paused, over)."""
     phase = state.phase
     if phase is Phase.REBUYS:
-        status, deadline = before
-        return phase.value, deadline if status == Phase.REBUYS.value and deadline is not None else now + REBUY_WAIT
-    if phase is not Phase.PLAYING:
-        return phase.value, None
+        return Wait.REBUYS, (), REBUY_WAIT_SECONDS
     hand = state.hand
-    if hand is not None and not hand.complete and hand.pending is not None:
-        return phase.value, now + CHOICE_WINDOW
-    if state.bot_to_act() is not None:
-        return phase.value, now + dt.timedelta(seconds=bot_pause)
-    if state.hand_running:
-        return phase.value, now + dt.timedelta(seconds=state.rules.action_clock)
-    return phase.value, now + NEXT_HAND_DELAY
+    if phase is not Phase.PLAYING or hand is None:
+        return None
+    if hand.complete:
+        return Wait.DEAL, (hand.hand_no,), NEXT_HAND_SECONDS
+    pending = hand.pending
+    if pending is not None:
+        return Wait.CHOICE, (hand.hand_no, pending.kind), CHOICE_SECONDS
+    seat = hand.to_act
+    if seat is None:
+        return None
+    key = (hand.hand_no, seat, hand.street.value)
+    occupant = state.seats[seat]
+    if occupant is not None and occupant.bot is not None:
+        return Wait.BOT, key, bot_pause(state)
+    return Wait.ACT, key, state.rules.action_clock
+
+
+def bot_pause(state: TableState) -> float:
+    """The pause of a bot whose turn begins now: within the table's ``bot_pause`` bounds, varied from turn to turn
+    by the table's version (a fixed scramble, so that folding the log again gives the same deadline)."""
+    low, high = state.bot_pause
+    spread = (state.version * 2654435761) % 2**32 / 2**32  # Knuth's multiplicative hash: even over [0, 1)
+    return low + (high - low) * spread
+
+
+def tick(state: TableState, at: dt.datetime | None) -> Clock:
+    """The table's clock after an event that happened at ``at`` (None: a time not known, so a timer that starts
+    now has no deadline): the running timer goes on while the table waits for the same thing, else a new one
+    starts."""
+    now = waiting(state)
+    timer = state.clock.turn
+    if now is None:
+        return state.clock if timer is None else replace(state.clock, turn=None)
+    wait, key, seconds = now
+    if timer is not None and timer.wait is wait and timer.key == key:
+        return state.clock
+    deadline = at + dt.timedelta(seconds=seconds) if at is not None else None
+    return replace(state.clock, turn=Timer(wait, key, at, deadline))
+
+
+def time_out_from(state: TableState, *, server: bool) -> dt.datetime | None:
+    """From when the player to act (or the players still to choose) may be timed out: by a seated member once
+    the action clock and the player's time bank (or the choice's window) have run out, by the server
+    :data:`SERVER_GRACE` later; None when nobody can be (no running turn, a bot's, a time not known)."""
+    timer = state.clock.turn
+    if timer is None or timer.deadline is None or timer.wait not in (Wait.ACT, Wait.CHOICE):
+        return None
+    end = timer.deadline + dt.timedelta(seconds=bank_left(state)) if timer.wait is Wait.ACT else timer.deadline
+    return end + SERVER_GRACE if server else end
 
 
 def bank_left(state: TableState) -> int:
@@ -53,39 +113,61 @@ def bank_left(state: TableState) -> int:
     return occupant.bank if occupant is not None else 0
 
 
-def over_clock(deadline: dt.datetime | None, now: dt.datetime) -> float:
-    """Seconds since the action clock ran out (0 before it has)."""
-    return max(0.0, (now - deadline).total_seconds()) if deadline is not None else 0.0
+def over_clock(state: TableState, at: dt.datetime | None) -> float:
+    """Seconds past the action clock of the player to act at ``at`` (0 before it has run out, or with no time)."""
+    timer = state.clock.turn
+    if at is None or timer is None or timer.wait is not Wait.ACT or timer.deadline is None:
+        return 0.0
+    return max(0.0, (at - timer.deadline).total_seconds())
 
 
-def bank_deadline(state: TableState, deadline: dt.datetime | None) -> dt.datetime | None:
-    """When the player to act has used up the action clock and their time bank."""
-    return deadline + dt.timedelta(seconds=bank_left(state)) if deadline is not None else None
+def ran_out(state: TableState, wait: Wait, at: dt.datetime | None) -> bool:
+    """Whether the table's timer waits for ``wait`` and has run out at ``at`` (the showdown pause, a rebuy
+    wait; for a turn or a choice, the server's time-out)."""
+    timer = state.clock.turn
+    if at is None or timer is None or timer.wait is not wait:
+        return False
+    end = time_out_from(state, server=True) if wait in (Wait.ACT, Wait.CHOICE) else timer.deadline
+    return end is not None and at >= end
 
 
-def clock_ran_out(state: TableState, deadline: dt.datetime | None, now: dt.datetime) -> bool:
-    """Whether the player to act has used up the action clock and their time bank (then the server, or any
-    seated member, applies the time-out)."""
-    end = bank_deadline(state, deadline)
-    return state.hand_running and end is not None and now >= end
+def due(state: TableState, at: dt.datetime) -> Due:
+    """What the server applies at ``at`` and when the table next needs it (see :class:`Due`)."""
+    timer = state.clock.turn
+    if timer is None or timer.deadline is None:
+        return Due(None, None, None)
+    when = time_out_from(state, server=True) if timer.wait in (Wait.ACT, Wait.CHOICE) else timer.deadline
+    assert when is not None
+    if at < when:
+        return Due(None, when, timer.wait)
+    return Due(_server_command(state, timer, at), when, timer.wait)
 
 
-def time_out(state: TableState, deadline: dt.datetime | None, now: dt.datetime, member: int | None) -> TimeOut:
-    """The time-out ``member`` (None: the server) asks for at ``now``; the machine refuses it while time is left."""
-    return TimeOut(member, over_clock(deadline, now) if deadline is not None and now >= deadline else None)
+def _server_command(state: TableState, timer: Timer, at: dt.datetime) -> TimeOut | Deal | EndMatch | BotMove:
+    if timer.wait is Wait.BOT:
+        seat = timer.key[1]
+        assert isinstance(seat, int)
+        return BotMove(seat)
+    if timer.wait is Wait.DEAL:
+        return Deal(None, at)
+    if timer.wait is Wait.REBUYS:
+        return EndMatch(None, at)
+    return TimeOut(None, at)
 
 
-def due(state: TableState, deadline: dt.datetime | None, now: dt.datetime) -> TimeOut | Deal | EndMatch | None:
-    """What the server itself applies at ``now``: the time-out of a player whose clock and time bank have run
-    out, the next hand after the showdown pause (a bot's turn is its own client's to play), or the end of a
-    match that waited its time for a rebuy."""
-    if deadline is None or deadline > now:
-        return None
-    if state.phase is Phase.REBUYS:
-        return EndMatch(None)
-    if state.phase is not Phase.PLAYING or state.bot_to_act() is not None:
-        return None
-    if state.hand_running:
-        end = bank_deadline(state, deadline)
-        return time_out(state, deadline, now, None) if end is not None and now >= end + SERVER_GRACE else None
-    return Deal(None)
+def clock_view(state: TableState, seat: int | None, now: dt.datetime) -> dict[str, Any]:
+    """The clock as a view shows it at ``now`` to the viewer in ``seat`` (None: a spectator): the running wait's
+    deadline, its length and the seconds left; in a running hand, when the time bank of the player to act runs
+    out too, and whether the viewer may press time-out."""
+    timer = state.clock.turn
+    deadline = timer.deadline if timer is not None else None
+    out: dict[str, Any] = {
+        "deadline": deadline.isoformat() if deadline else None,
+        "seconds_left": max(0.0, (deadline - now).total_seconds()) if deadline else None,
+        "clock_total": (deadline - timer.since).total_seconds() if deadline and timer and timer.since else None,
+    }
+    if state.hand_running and deadline is not None:
+        member_end = time_out_from(state, server=False)
+        out["bank_deadline"] = (member_end or deadline).isoformat()  # the clock, then the time bank, ran out
+        out["timeout_allowed"] = seat is not None and member_end is not None and now >= member_end
+    return out

@@ -13,26 +13,10 @@ from typing import Any
 from ..rules.events import ActionTaken, BoardDealt
 from ..rules.hand import Hand
 from ..rules.views import events_for, public_view, seat_part, view
-from .events import (
-    TYPE_NAMES,
-    ChatDeleted,
-    ChipsBought,
-    CoachSet,
-    CohostSet,
-    HostChanged,
-    OptionsSet,
-    PlayerLeft,
-    PlayerSat,
-    PlayerSilenced,
-    RulesChanged,
-    SeatAnswered,
-    SeatRequested,
-    SettingsChanged,
-    StackAdjusted,
-)
+from .events import PlayerSilenced, SeatRequested, log_entry
 from .ledger import ledger
 from .machine import legal_for, next_under_the_gun
-from .state import LogItem, Phase, TableState
+from .state import Phase, TableState
 
 LOG_IN_VIEW = 50  # the newest entries of the table's log in every view (all of them: GET .../log)
 
@@ -88,43 +72,6 @@ def names(state: TableState) -> dict[int, str]:
     out = {d.member: d.name for d in state.departed}
     out.update({item.event.member: item.event.name for item in state.log if isinstance(item.event, SeatRequested)})
     out.update({s.member: s.name for s in state.seats if s is not None})
-    return out
-
-
-def log_entry(item: LogItem, who: dict[int, str], requests: dict[int, str]) -> dict[str, Any]:
-    """One entry of the table's log as everyone reads it: what happened, who did it (a name), to whom (the player
-    it concerns by name, as they were seated then, and their seat)."""
-    version, event = item.version, item.event
-    by = getattr(event, "by", None)
-    out: dict[str, Any] = {"version": version, "type": TYPE_NAMES[type(event)],
-                           "by": who.get(by, "") if by is not None else None}
-    player = who.get(item.subject, "") if item.subject is not None else ""
-    if isinstance(event, StackAdjusted):
-        out.update(seat=event.seat, name=player, before=event.before, after=event.after)
-    elif isinstance(event, ChipsBought):
-        out.update(seat=event.seat, name=player, amount=event.amount, rebuy=event.rebuy)
-    elif isinstance(event, PlayerLeft):
-        out.update(seat=event.seat, name=player, took=event.removed)
-    elif isinstance(event, PlayerSat):
-        out.update(seat=event.seat, name=event.name, level=event.bot, stack=event.stack)
-    elif isinstance(event, RulesChanged | SettingsChanged):
-        r = event.rules
-        out.update(blinds=[r.small_blind, r.big_blind], action_clock=r.action_clock, time_bank=r.time_bank,
-                   straddle=r.straddle, run_twice=r.run_twice, show_or_muck=r.show_or_muck)
-    elif isinstance(event, OptionsSet):
-        out.update(rebuys=event.rebuys, approval=event.approval, spectator_chat=event.spectator_chat)
-    elif isinstance(event, SeatRequested):
-        out.update(name=event.name, seat=event.seat, request=version)
-    elif isinstance(event, SeatAnswered):
-        out.update(name=requests.get(event.request, ""), approved=event.approved, request=event.request)
-    elif isinstance(event, HostChanged | CohostSet | PlayerSilenced):
-        out["name"] = who.get(event.member, "") or getattr(event, "name", "")
-        if not isinstance(event, HostChanged):
-            out["on"] = event.on
-    elif isinstance(event, ChatDeleted):
-        out.update(message=event.message, name=who.get(event.author, ""))
-    elif isinstance(event, CoachSet):
-        out["on"] = event.on
     return out
 
 

@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..auth.google import GOOGLE_CERTS_URL
-from ..rooms.service import BOT_PAUSE
 from ..store.db import database_url
-from ..tables.limits import ACTION_CLOCK_SECONDS
+from ..tables.limits import ACTION_CLOCK_SECONDS, BOT_PAUSE_SECONDS
 
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
@@ -44,7 +43,7 @@ class Settings:
     rate_limit_scale: float = 1.0  # multiplies every rate limit; 0 turns them off (load benchmarks, API fuzzing)
     rate_limit_storage: str = "memory://"
     google_certs_url: str = GOOGLE_CERTS_URL
-    bot_pause: tuple[float, float] = BOT_PAUSE  # a bot's human-like pause before it acts, seconds (0, 0 in tests)
+    bot_pause: tuple[float, float] = BOT_PAUSE_SECONDS  # a bot's human-like pause before a move, s (0, 0 in tests)
     push_bus: bool = False  # several instances on one PostgreSQL: pushes and session ends cross them (TP_PUSH_BUS=1)
 
     @property
@@ -77,7 +76,7 @@ class Settings:
             rate_limit_scale=_non_negative(os.environ.get("TP_RATE_LIMIT_SCALE"), 1.0),
             rate_limit_storage=os.environ.get("TP_RATE_LIMIT_STORAGE") or "memory://",
             google_certs_url=os.environ.get("TP_GOOGLE_CERTS_URL") or GOOGLE_CERTS_URL,
-            bot_pause=_pause(os.environ.get("TP_BOT_PAUSE")),
+            bot_pause=_pause(os.environ.get("TP_BOT_PAUSE_SECONDS")),
             push_bus=os.environ.get("TP_PUSH_BUS", "").strip().lower() in ("1", "on", "true", "yes"),
         )
 
@@ -87,8 +86,8 @@ def _pause(raw: str | None) -> tuple[float, float]:
     try:
         low, high = (float(x) for x in (raw or "").split(","))
     except ValueError:
-        return BOT_PAUSE
-    return (low, high) if 0 <= low <= high <= 30 else BOT_PAUSE
+        return BOT_PAUSE_SECONDS
+    return (low, high) if 0 <= low <= high <= 30 else BOT_PAUSE_SECONDS
 
 
 def _non_negative(raw: str | None, default: float) -> float:
