@@ -87,6 +87,8 @@ def test_no_export_or_share_link_holds_a_card_its_viewer_may_not_see(app: FastAP
         if not st["match"]:
             players[0].post(f"/api/rooms/{code}/next", json={"version": st["version"]})
     play(app, players, code, random.Random(seats), hands=10)
+    players[0].post(f"/api/rooms/{code}/pause")  # the host holds the next hand: the checks below take longer
+    # than the showdown pause, after which the server would deal it (refused, and not needed, once it is over)
     viewers: list[tuple[TestClient, str]] = [(c, f"player {i}") for i, c in enumerate(players)]
     viewers += [(client(app, "Carol"), "member at no seat"), (client(app), "signed out")]
     final = truth_at(app, code, players[0].get(f"/api/rooms/{code}").json()["version"])
