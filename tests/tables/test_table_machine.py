@@ -496,11 +496,14 @@ def check_clock(state: TableState, now: dt.datetime) -> None:
     if timer is None or expected is None:
         assert due(state, now) == (None, None, None)
         return
-    wait, key, seconds = expected
+    wait, key, _seconds = expected
     assert (timer.wait, timer.key) == (wait, key) and timer.since is not None and timer.deadline is not None
     assert timer.since <= now
-    if wait is not Wait.BOT:  # a bot's pause was drawn at the version its turn began
-        assert timer.deadline - timer.since == dt.timedelta(seconds=seconds), (timer, seconds)
+    length = (timer.deadline - timer.since).total_seconds()
+    if wait is Wait.BOT:
+        assert state.bot_pause[0] <= length <= state.bot_pause[1], (timer, state.bot_pause)
+    else:  # docs/rules.md: the action clock, a choice's 10 s, the 6-s showdown pause, the minute's rebuy wait
+        assert length == {Wait.ACT: state.rules.action_clock, Wait.CHOICE: 10, Wait.DEAL: 6, Wait.REBUYS: 60}[wait]
     upcoming = due(state, now)
     assert upcoming.next is not None and upcoming.wait is wait
     assert (upcoming.command is None) == (now < upcoming.next)

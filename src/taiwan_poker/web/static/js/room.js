@@ -19,7 +19,7 @@ const POLL_MS = 2000;
 
 let state = null;          // the newest state seen
 let skew = 0;              // server clock minus this computer's clock, in ms
-let clockTotal = null;     // seconds on the clock when this turn's state first arrived
+let clockTotal = null;     // seconds of the running wait (the server's clock_total; else as first seen)
 let clockVersion = null;
 let busy = false;          // a request is in flight: action buttons stay disabled
 let member = undefined;    // undefined: not known yet; null: signed out
@@ -56,7 +56,7 @@ function apply(next) {
   if (!isNaN(serverNow)) skew = serverNow - Date.now();
   if (next.version !== clockVersion) {
     clockVersion = next.version;
-    clockTotal = next.seconds_left != null ? Math.max(1, Math.ceil(next.seconds_left)) : null;
+    clockTotal = next.clock_total ?? (next.seconds_left != null ? Math.max(1, Math.ceil(next.seconds_left)) : null);
   }
   state = next;
   draw();

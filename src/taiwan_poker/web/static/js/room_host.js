@@ -36,31 +36,17 @@ function optionsOn(e, names) {
   return on.length ? t("room.log_opts_on", { names: list(on) }) : t("room.log_opts_none");
 }
 
+const CHIP_FIELDS = ["before", "after", "amount", "took", "stack", "small", "big"];
+
+// An entry of the table's log in the reader's language: the server names its catalogue key and fields (one
+// declaration per event, tables/events.py); a seat is shown counted from 1, amounts as chips, and `options`
+// names the flags whose settings follow the line.
 export function logText(e) {
-  const by = e.by ?? "";
-  switch (e.type) {
-    case "table_paused": return t("log.table_paused", { by });
-    case "table_resumed": return t("log.table_resumed", { by });
-    case "stack_adjusted":
-      return t("log.stack_adjusted", { by, name: e.name, seat: e.seat + 1, before: chips(e.before), after: chips(e.after) });
-    case "rules_changed": case "settings_changed":
-      return t("log.rules_changed", { by, small: chips(e.blinds[0]), big: chips(e.blinds[1]), clock: e.action_clock,
-        bank: e.time_bank }) + optionsOn(e, HAND_OPTIONS);
-    case "options_set": return t("log.options_set", { by }) + optionsOn(e, TABLE_OPTIONS);
-    case "seat_requested": return t("log.seat_requested", { name: e.name });
-    case "seat_answered": return t(e.approved ? "log.seat_approved" : "log.seat_denied", { by, name: e.name });
-    case "host_changed": return t("log.host_changed", { name: e.name });
-    case "cohost_set": return t(e.on ? "log.cohost_named" : "log.cohost_unnamed", { by, name: e.name });
-    case "chips_bought": return t(e.rebuy ? "log.rebuy" : "log.chips_bought", { name: e.name, amount: chips(e.amount) });
-    case "player_silenced": return t(e.on ? "log.player_silenced" : "log.player_unsilenced", { by, name: e.name });
-    case "chat_deleted": return t("log.chat_deleted", { by, name: e.name });
-    case "coach_set": return t(e.on ? "log.coach_on" : "log.coach_off", { by });
-    case "player_left":
-      return t(e.by ? "log.player_removed" : "log.player_left", { by, name: e.name, seat: e.seat + 1, took: chips(e.took ?? 0) });
-    case "player_sat":
-      return e.level ? t("log.bot_seated", { by, name: e.name }) : t("log.player_sat", { name: e.name, seat: e.seat + 1, stack: chips(e.stack ?? 0) });
-    default: return null;
-  }
+  if (!e.key) return null;
+  const params = { ...e, by: e.by ?? "" };
+  if (typeof e.seat === "number") params.seat = e.seat + 1;
+  for (const name of CHIP_FIELDS) if (typeof e[name] === "number") params[name] = chips(e[name]);
+  return t(e.key, params) + (e.options ? optionsOn(e, e.options) : "");
 }
 
 function drawLog(s) {
