@@ -444,12 +444,12 @@ class PlayerSilenced(NamedTuple):
     at: dt.datetime | None = None
 
 
-def _unchanged(state: TableState, event: object) -> TableState:
-    return state
+def _chat_deleted(state: TableState, event: ChatDeleted) -> TableState:
+    return state  # the text leaves the chat's store (the shell's); the table keeps only its log entry
 
 
 @declare("chat_deleted", Audience.EVERYONE,  # that a message was deleted, and by whom; never its text
-         evolve=_unchanged, log=LogLine(("log.chat_deleted",),
+         evolve=_chat_deleted, log=LogLine(("log.chat_deleted",),
                                         lambda e, c: {"message": e.message, "name": c.names.get(e.author, "")}))
 class ChatDeleted(NamedTuple):
     """The host deleted chat message ``message`` written by ``author`` (its text is removed from the store)."""
