@@ -10,12 +10,13 @@ from typing import Any
 from unittest.mock import ANY
 
 import pytest
+import sqlalchemy as sa
 
 from taiwan_poker.errors import TaiwanPokerError
 from taiwan_poker.rooms.service import RoomService
 from taiwan_poker.store import repo
 from taiwan_poker.store.db import Database
-from taiwan_poker.store.models import Member
+from taiwan_poker.store.models import Member, Room, RoomEvent
 from taiwan_poker.tables import TableState
 from tests.leaks import check_events, check_hand_view, check_room_state
 
@@ -424,3 +425,29 @@ def test_an_instance_behind_reads_only_the_events_appended_since_its_cached_vers
     for who in (*players, None):  # incremental fold = a fresh replay of the whole log, in every seat's view
         assert second.state(room, who) == fresh.state(room, who)
         assert second.reads.history(room, who) == fresh.reads.history(room, who)
+
+
+def test_a_room_stored_before_events_carried_their_time_runs_its_clock_from_when_they_were_stored(
+        db: Database) -> None:
+    """Issue 46: an event logged by an older server has no ``at``; the loader gives it the time it was stored,
+    so a hand abandoned before the upgrade is still timed out by the clock it had."""
+    clock = Clock()
+    service = RoomService(db, clock=clock)
+    room, players = seated_room(service, db)
+    stored = clock.now - dt.timedelta(seconds=30)  # the old server wrote the log half a minute ago
+    room_id = service.loader.room_id(room)
+    events = RoomEvent.__table__
+    with db.engine.begin() as conn:
+        for seq, payload in conn.execute(sa.select(events.c.seq, events.c.payload).where(events.c.room_id == room_id)):
+            old = {k: v for k, v in payload.items() if k not in ("at", "bot_pause")}
+            conn.execute(sa.update(events).where(events.c.room_id == room_id, events.c.seq == seq)
+                         .values(payload=old, created_at=stored))
+        rooms = Room.__table__  # where an older server's sweeper looked: the end of the action clock
+        conn.execute(sa.update(rooms).where(rooms.c.id == room_id).values(deadline=stored + dt.timedelta(seconds=45)))
+    upgraded = RoomService(db, clock=clock)
+    st = upgraded.state(room, players[0])
+    assert st["deadline"] == (stored + dt.timedelta(seconds=45)).isoformat() and st["seconds_left"] == 15
+    clock.advance(15 + 60)  # the clock and the bank, counted from when the hand was stored
+    assert upgraded.sweep() == [], "the seats' button first"
+    clock.advance(1)
+    assert upgraded.sweep() == [room] and truth(upgraded, room).hand.complete  # type: ignore[union-attr]

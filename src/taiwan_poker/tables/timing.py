@@ -160,13 +160,15 @@ def clock_view(state: TableState, seat: int | None, now: dt.datetime) -> dict[st
     deadline, its length and the seconds left; in a running hand, when the time bank of the player to act runs
     out too, and whether the viewer may press time-out."""
     timer = state.clock.turn
-    deadline = timer.deadline if timer is not None else None
+    if timer is None or timer.deadline is None or timer.since is None:
+        return {"deadline": None, "seconds_left": None, "clock_total": None}
+    deadline = timer.deadline
     out: dict[str, Any] = {
-        "deadline": deadline.isoformat() if deadline else None,
-        "seconds_left": max(0.0, (deadline - now).total_seconds()) if deadline else None,
-        "clock_total": (deadline - timer.since).total_seconds() if deadline and timer and timer.since else None,
+        "deadline": deadline.isoformat(),
+        "seconds_left": max(0.0, (deadline - now).total_seconds()),
+        "clock_total": (deadline - timer.since).total_seconds(),
     }
-    if state.hand_running and deadline is not None:
+    if state.hand_running:
         member_end = time_out_from(state, server=False)
         out["bank_deadline"] = (member_end or deadline).isoformat()  # the clock, then the time bank, ran out
         out["timeout_allowed"] = seat is not None and member_end is not None and now >= member_end
