@@ -69,7 +69,6 @@ from .reads import RoomReads
 
 log = logging.getLogger("taiwan_poker.rooms")
 
-BOT_PAUSE = BOT_PAUSE_SECONDS  # how long bots pause before a move at the tables this service opens (0 in tests)
 SWEEP_SKIPS = frozenset({"table_paused", "hand_in_progress", "match_over", "no_hand"})  # moved on since listed
 Decision = Command | Callable[[Room], Command | None]  # a command, or one chosen from the room as loaded
 
@@ -104,7 +103,7 @@ class RoomService:
         action_clock: int = CLOCK,
         cache_capacity: int = CACHE_ROOMS,
         cache_idle_seconds: float = CACHE_IDLE_SECONDS,
-        bot_pause: tuple[float, float] = BOT_PAUSE,
+        bot_pause: tuple[float, float] = BOT_PAUSE_SECONDS,
         on_bot_turn: Callable[[str, float], None] | None = None,
     ) -> None:
         """``rng_factory`` is the one random source (deals, bots, the coach): the OS CSPRNG in live play, seeded in
