@@ -95,7 +95,7 @@ def test_a_table_counts_its_players_habits_over_its_hands() -> None:
     while len(state.hands) < 12 and state.hand is not None:
         hand = state.hand
         if hand.complete:
-            state = fold(decide(state, Deal(None), rng), state)  # the server deals the next hand
+            state = fold(decide(state, Deal(1), rng), state)  # Alice deals the next hand
             continue
         seat = hand.to_act
         assert seat is not None

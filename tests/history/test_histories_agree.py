@@ -5,6 +5,7 @@ histories, for every player of it and for a spectator, tell the story the live t
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -36,8 +37,10 @@ from taiwan_poker.tables import (
     history,
     table_view,
 )
+from taiwan_poker.tables.commands import stamped
 from taiwan_poker.tables.events import HandEvent
 from taiwan_poker.tables.settings import changed_rules
+from taiwan_poker.tables.timing import due
 from tests.history.agreement import LiveHand, check_histories
 
 T = TypeVar("T")
@@ -49,11 +52,13 @@ MOVES = {"fold": 2, "check": 6, "call": 6, "bet": 3, "raise": 2, "allin": 1.5}
 
 
 class LiveTable:
-    """A table played through ``decide``/``fold``, its hands recorded as the live table's views showed them."""
+    """A table played through ``decide``/``fold`` on a fake clock (``now``), its hands recorded as the live table's
+    views showed them."""
 
     def __init__(self, seats: int, seed: int, **rules: Any) -> None:
         self.rng = random.Random(seed)  # the shoe's
         self.state: TableState | None = None
+        self.now = dt.datetime(2026, 1, 5, 20, 0, tzinfo=dt.UTC)
         self.hands: dict[int, LiveHand] = {}
         self.do(Open(RuleSet(decks=2, seats=seats, **rules), HOST, NAMES[0]))
         for i in range(1, seats):
@@ -69,7 +74,7 @@ class LiveTable:
         """Apply a command; the hand it dealt, the moves it made (an away player's time-out folds included) and
         the hand's end as the live table pushed and showed them."""
         before = self.state.hand.hand_no if self.state is not None and self.state.hand is not None else 0
-        events = decide(self.state, command, self.rng)
+        events = decide(self.state, stamped(command, self.now), self.rng)
         self.state = fold(events, self.state)
         hand = self.state.hand
         if hand is None:
@@ -88,6 +93,13 @@ class LiveTable:
         if hand.complete:
             live.ended(public)
 
+    def on_time(self, command: Command) -> None:
+        """The server's own command (a time-out, the next deal) once the table's clock says it is due."""
+        upcoming = due(self.s, self.now)
+        if upcoming.next is not None:
+            self.now = max(self.now, upcoming.next)
+        self.do(command)
+
     def member(self, seat: int) -> int:
         occupant = self.s.seats[seat]
         assert occupant is not None
@@ -101,7 +113,7 @@ class LiveTable:
         if hand.pending is not None:
             seat = hand.pending.seats[0]
             if pick(range(10)) == 0:
-                self.do(TimeOut(None))  # the window closes: declined, or mucked
+                self.on_time(TimeOut(None))  # the window closes: declined, or mucked
             elif hand.pending.kind == "runs":
                 self.do(AnswerRuns(self.member(seat), pick((True, True, True, False))))
             else:
@@ -114,7 +126,7 @@ class LiveTable:
         seat = hand.to_act
         assert seat is not None
         if pick(range(12)) == 0:
-            self.do(TimeOut(None))
+            self.on_time(TimeOut(None))
             return
         legal = table_view(self.s, self.member(seat))["hand"]["legal"]
         kind = pick([k for k in legal["actions"] for _ in range(int(2 * MOVES[k]))])
@@ -150,7 +162,7 @@ class LiveTable:
             if occupant is not None and self.s.rules.straddle and not self.s.over and pick(range(3)) == 0:
                 self.do(Straddle(occupant.member, pick(("next", "always", "off"))))
         try:
-            self.do(Deal(None))
+            self.on_time(Deal(None))
         except TableError:
             return False
         return self.s.hand_running
