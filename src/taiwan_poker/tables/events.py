@@ -561,7 +561,9 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
         state = replace(state, log=(*state.log, LogItem(state.version, event, _subject(state, event))))
     state = kind.evolve(state, event)
     clock = tick(state, event.at)
-    return state if clock is state.clock else replace(state, clock=clock)
+    if clock is not state.clock:  # ``state`` was made by this call and nobody holds it yet: set, not copied again
+        object.__setattr__(state, "clock", clock)
+    return state
 
 
 def fold(events: Iterable[TableEvent], state: TableState | None = None) -> TableState:
