@@ -363,7 +363,8 @@ def test_a_rebuy_table_waits_a_minute_for_the_busted_player_then_the_match_ends(
     t.wait(1)
     assert due(t.s, t.now).command == EndMatch(None, t.now)
     events = t.sweep()
-    assert events == [MatchEnded(1 - busted, None, t.now)] and t.s.over and t.s.winner == 1 - busted
+    assert events[0] == MatchEnded(1 - busted, None, t.now) and t.s.over and t.s.winner == 1 - busted
+    assert [type(e).__name__ for e in events[1:]] == ["SeedsRevealed"], "the match over, the seeds revealed"
     assert refused(t, EndMatch(None)) == "match_over"
 
 
@@ -384,7 +385,7 @@ def test_the_host_ends_the_match_between_hands_with_the_books_as_its_summary() -
     assert refused(t, EndMatch(100)) == "hand_in_progress"
     finish_hand(t)
     stacks = t.s.stacks()
-    assert untimed(t.do(EndMatch(101))) == [MatchEnded(None, 101)], "a co-host may end it too"
+    assert untimed(t.do(EndMatch(101)))[0] == MatchEnded(None, 101), "a co-host may end it too"
     assert t.s.over and t.s.phase is Phase.OVER
     rows = {r["name"]: r for r in summary(t.s)}
     assert {name: r["chips"] for name, r in rows.items()} == {f"P{100 + i}": stacks[i] for i in range(3)}
@@ -591,6 +592,6 @@ def test_the_options_are_written_to_the_log_and_shown_in_every_view() -> None:
     assert [type(e).__name__ for e in events] == ["OptionsSet"]
     view = table_view(t.s, None)
     assert view["options"] == {"rebuys": False, "approval": True, "spectator_chat": True, "straddle": False,
-                               "run_twice": False, "show_or_muck": False}
+                               "run_twice": False, "show_or_muck": False, "reveal": True}
     assert isinstance(t.s.log[-1].event, type(events[0])) and not any(
         isinstance(item.event, TablePaused | StackAdjusted) for item in t.s.log)

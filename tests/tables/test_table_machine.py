@@ -637,7 +637,9 @@ def sample_events() -> list[Any]:
              te.OptionsSet(True, False, True, 1), te.SeatRequested(3, "C", 2), te.SeatAnswered(7, True, 1),
              te.HostChanged(2, 1), te.CohostSet(2, True, 1), te.ChipsBought(1, 500, True),
              te.PlayerSilenced(2, True, 1),
-             te.ChatDeleted(9, 2, 1), te.StraddleChosen(2, "always")]
+             te.ChatDeleted(9, 2, 1), te.StraddleChosen(2, "always"), te.ServerSeedDrawn(1, "00" * 32),
+             te.SeedCommitted(1, "11" * 32), te.SeedContributed(2, "22" * 16),
+             te.ShoeCommitted(1, "33" * 32, 104, (0,), ("22" * 16,)), te.SeedsRevealed(("00" * 32,))]
     assert {type(e) for e in table} | {HandEvent} == set(te.DECLARED), "one of each table event type"
     return table + [HandEvent(1, e) for e in hand]
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..rules.ruleset import RuleSet
 from ..rules.views import view
+from ..tables.fair import fairness_record
 from ..tables.state import TableState
 from ..tables.views import hand_events, names_in_hand
 from .hand_text import hand_text, match_text
@@ -40,21 +41,27 @@ class HandRecord:
     complete: bool
     events: list[dict[str, Any]]
     final: dict[str, Any]
+    fairness: dict[str, Any] | None = None  # the cards this viewer saw, opened against the committed shoe
 
     def to_json(self) -> dict[str, Any]:
         rules = self.rules
-        return {"table": self.table, "hand_no": self.hand_no, "seat": self.seat, "decks": rules.decks,
-                "blinds": [rules.small_blind, rules.big_blind], "straddle": rules.straddle, "names": self.names,
-                "complete": self.complete, "final": self.final, "events": self.events}
+        out = {"table": self.table, "hand_no": self.hand_no, "seat": self.seat, "decks": rules.decks,
+               "blinds": [rules.small_blind, rules.big_blind], "straddle": rules.straddle, "names": self.names,
+               "complete": self.complete, "final": self.final, "events": self.events}
+        if self.fairness is not None:
+            out["fairness"] = self.fairness
+        return out
 
 
 def hand_record(state: TableState, table: str | None, member: int | None, index: int) -> HandRecord:
     """Hand ``index`` (0-based) as ``member`` (None: a spectator) saw it."""
     hand = state.hands[index]
     seat = state.seat_in_hand(member, index)
+    deal = next((d for d in state.deals if d.hand_no == hand.hand_no), None)  # None: dealt before issue 47
+    fairness = fairness_record(hand.rules.decks, deal, hand, seat, state.revealed) if deal is not None else None
     return HandRecord(table=table, hand_no=hand.hand_no, seat=seat, names=names_in_hand(state, index),
                       rules=hand.rules, complete=hand.complete, events=hand_events(state, member, index),
-                      final=view(hand, seat))
+                      final=view(hand, seat), fairness=fairness)
 
 
 def _phh(r: HandRecord) -> str:

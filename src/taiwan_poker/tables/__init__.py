@@ -17,6 +17,7 @@ from .commands import (
     ChangeRules,
     Command,
     Configure,
+    ContributeSeed,
     Deal,
     DeleteChat,
     EndMatch,
@@ -47,9 +48,9 @@ from .views import history, table_view
 
 __all__ = [
     "Act", "AddBot", "AdjustStack", "AnswerRuns", "AnswerSeat", "Away", "Back", "BuyChips", "ChangeRules", "Command",
-    "Configure", "Deal", "DeleteChat", "EndMatch", "HandHost", "Join", "Leave", "NameCohost", "Open", "Pause",
-    "Phase", "Rematch", "RemoveBot", "RemovePlayer", "Resume", "SeatState", "SetCoach", "SetOptions", "ShowCards",
-    "ShowOrMuck", "Silence", "Straddle", "TableError", "TableEvent", "TableOptions", "TableState", "TimeOut",
-    "chips_conserved", "decide", "event_from_json", "event_to_json", "evolve", "fold", "history", "legal_for",
-    "table_view", "visible_to",
+    "Configure", "ContributeSeed", "Deal", "DeleteChat", "EndMatch", "HandHost", "Join", "Leave", "NameCohost",
+    "Open", "Pause", "Phase", "Rematch", "RemoveBot", "RemovePlayer", "Resume", "SeatState", "SetCoach", "SetOptions",
+    "ShowCards", "ShowOrMuck", "Silence", "Straddle", "TableError", "TableEvent", "TableOptions", "TableState",
+    "TimeOut", "chips_conserved", "decide", "event_from_json", "event_to_json", "evolve", "fold", "history",
+    "legal_for", "table_view", "visible_to",
 ]

@@ -21,11 +21,13 @@ from .limits import BOT_PAUSE_SECONDS
 
 
 class TableOptions(NamedTuple):
-    """How the table is run: rebuys and top-ups, approval of who sits, spectators' chat."""
+    """How the table is run: rebuys and top-ups, approval of who sits, spectators' chat, and whether the server's
+    seeds are revealed when the match ends (``reveal``; settled before the first hand: docs/fairness.md)."""
 
     rebuys: bool = False
     approval: bool = False
     spectator_chat: bool = False
+    reveal: bool = True
 
 
 class Open(NamedTuple):
@@ -123,6 +125,14 @@ class RemoveBot(NamedTuple):
 
     member: int
     seat: int
+    at: dt.datetime | None = None
+
+
+class ContributeSeed(NamedTuple):
+    """A seated player's seed (hex) for the next hand's shoe (docs/fairness.md)."""
+
+    member: int
+    seed: str
     at: dt.datetime | None = None
 
 
@@ -289,6 +299,7 @@ Command = (
     | SetCoach
     | Pause | Resume | RemovePlayer | AdjustStack | ChangeRules | SetOptions | AnswerSeat | HandHost | NameCohost
     | Silence | DeleteChat | BuyChips | AnswerRuns | ShowOrMuck | ShowCards | Straddle
+    | ContributeSeed
 )
 
 C = TypeVar("C", bound=Command)

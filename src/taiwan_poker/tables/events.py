@@ -28,6 +28,7 @@ from ..rules.ruleset import DEFAULT_RULES, RuleSet
 from . import ledger
 from .commands import TableOptions
 from .errors import TableError
+from .fair import DealSeeds
 from .limits import BOT_PAUSE_SECONDS
 from .state import Departed, LogItem, SeatRequest, SeatState, TableState
 from .timing import tick
@@ -307,19 +308,21 @@ class RulesChanged(NamedTuple):
 
 
 def _options_set(state: TableState, event: OptionsSet) -> TableState:
-    return replace(state, options=TableOptions(event.rebuys, event.approval, event.spectator_chat),
+    return replace(state, options=TableOptions(event.rebuys, event.approval, event.spectator_chat, event.reveal),
                    requests=state.requests if event.approval else ())
 
 
 @declare("options_set", Audience.EVERYONE, evolve=_options_set, log=LogLine(
     ("log.options_set",), lambda e, c: {**{n: getattr(e, n) for n in TABLE_OPTIONS}, "options": list(TABLE_OPTIONS)}))
 class OptionsSet(NamedTuple):
-    """How the table is run: rebuys and top-ups allowed, the host approves who sits, spectators may chat."""
+    """How the table is run: rebuys and top-ups allowed, the host approves who sits, spectators may chat, the
+    server's seeds revealed at the match's end (``reveal``, True in logs from before it existed)."""
 
     rebuys: bool
     approval: bool
     spectator_chat: bool
     by: int
+    reveal: bool = True
     at: dt.datetime | None = None
 
 
@@ -529,11 +532,90 @@ class RematchOpened(NamedTuple):
     at: dt.datetime | None = None
 
 
+# --- provable fairness (issue 47; tables/fair.py, docs/fairness.md) ---------------------------------------------
+
+
+def _seed_drawn(state: TableState, event: ServerSeedDrawn) -> TableState:
+    return replace(state, seed_next=(event.hand_no, bytes.fromhex(event.seed)))
+
+
+@declare("server_seed_drawn", Audience.NOBODY, log=None, evolve=_seed_drawn)
+class ServerSeedDrawn(NamedTuple):
+    """The server's seed for hand ``hand_no`` (hex): kept by the server, in nobody's view until it is revealed."""
+
+    hand_no: int
+    seed: str
+    at: dt.datetime | None = None
+
+
+def _seed_committed(state: TableState, event: SeedCommitted) -> TableState:
+    return replace(state, seed_commitment=(event.hand_no, event.digest))
+
+
+@declare("seed_committed", Audience.EVERYONE, log=None, evolve=_seed_committed)
+class SeedCommitted(NamedTuple):
+    """The hash of the server's seed for hand ``hand_no``, published before the players' seeds for it."""
+
+    hand_no: int
+    digest: str
+    at: dt.datetime | None = None
+
+
+def _seed_contributed(state: TableState, event: SeedContributed) -> TableState:
+    others = tuple(p for p in state.player_seeds if p[0] != event.member)
+    return replace(state, player_seeds=(*others, (event.member, bytes.fromhex(event.seed))))
+
+
+@declare("seed_contributed", Audience.EVERYONE, log=None, evolve=_seed_contributed)
+class SeedContributed(NamedTuple):
+    """A player's seed (hex) for the next hand (a bot's, drawn by the server at the deal)."""
+
+    member: int
+    seed: str
+    at: dt.datetime | None = None
+
+
+def _shoe_committed(state: TableState, event: ShoeCommitted) -> TableState:
+    drawn = state.seed_next
+    if drawn is None or drawn[0] != event.hand_no:
+        raise TableError(f"hand {event.hand_no}'s shoe without its server seed", code="bad_event")
+    seeds = tuple(sorted((seat, bytes.fromhex(seed)) for seat, seed in zip(event.seats, event.seeds, strict=True)))
+    deal = DealSeeds(event.hand_no, drawn[1], seeds, bytes.fromhex(event.root), event.size)
+    return replace(state, deals=(*state.deals, deal), seed_next=None, player_seeds=())
+
+
+@declare("shoe_committed", Audience.EVERYONE, log=None, evolve=_shoe_committed)
+class ShoeCommitted(NamedTuple):
+    """Hand ``hand_no``'s shoe: its Merkle root over ``size`` cards, and the seeds (hex) it was derived from, of
+    the ``seats`` in order (with the server's, committed before), published with the deal."""
+
+    hand_no: int
+    root: str
+    size: int
+    seats: tuple[int, ...]
+    seeds: tuple[str, ...]
+    at: dt.datetime | None = None
+
+
+def _seeds_revealed(state: TableState, event: SeedsRevealed) -> TableState:
+    return replace(state, revealed=True)
+
+
+@declare("seeds_revealed", Audience.EVERYONE, log=None, evolve=_seeds_revealed)
+class SeedsRevealed(NamedTuple):
+    """The match is over: every hand's server seed (hex, one a hand, in order), so anyone can recompute every
+    shoe."""
+
+    seeds: tuple[str, ...]
+    at: dt.datetime | None = None
+
+
 TableEvent = (
     TableOpened | SettingsChanged | PlayerSat | PlayerLeft | PlayerAway | PlayerBack | HandEvent | MatchEnded
     | RematchOpened | CoachSet | TimeBankUsed | TablePaused | TableResumed | StackAdjusted | RulesChanged
     | OptionsSet | SeatRequested | SeatAnswered | HostChanged | CohostSet | ChipsBought | PlayerSilenced
-    | ChatDeleted | StraddleChosen
+    | ChatDeleted | StraddleChosen | ServerSeedDrawn | SeedCommitted | SeedContributed | ShoeCommitted
+    | SeedsRevealed
 )
 BY_NAME: dict[str, type[Any]] = {d.name: cls for cls, d in DECLARED.items()}
 

@@ -32,10 +32,12 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..cards import RandomSource
+from ..cards import Card, RandomSource, live_rng
 from ..rules.actions import ActionKind, IllegalActionError
 from ..rules.hand import RUNS, Hand
 from ..rules.pots import clockwise_after
+from ..rules.ruleset import cards_needed
+from . import fair
 from .commands import (
     Act,
     AddBot,
@@ -48,6 +50,7 @@ from .commands import (
     ChangeRules,
     Command,
     Configure,
+    ContributeSeed,
     Deal,
     DeleteChat,
     EndMatch,
@@ -89,7 +92,12 @@ from .events import (
     RulesChanged,
     SeatAnswered,
     SeatRequested,
+    SeedCommitted,
+    SeedContributed,
+    SeedsRevealed,
+    ServerSeedDrawn,
     SettingsChanged,
+    ShoeCommitted,
     StackAdjusted,
     StraddleChosen,
     TableEvent,
@@ -133,7 +141,8 @@ def _open(command: Open, rng: RandomSource | None) -> list[TableEvent]:
     events: list[TableEvent] = [TableOpened(rules, command.member, command.guest, command.bot_pause),
                                 PlayerSat(0, command.member, command.name, rules.starting_stack)]
     if command.options is not None and command.options != TableOptions():
-        events.append(OptionsSet(*command.options, by=command.member))
+        events.append(_options_event(command.options, command.member))
+    events += _seed_for(1, rng if rng is not None else live_rng())  # hand 1's server seed, committed first
     state = fold(events)
     for level in command.bots:
         more = _add_bot(state, AddBot(command.member, level), rng)
@@ -440,7 +449,13 @@ def _set_options(state: TableState, command: SetOptions, rng: RandomSource | Non
     if state.over:
         raise TableError("this match is over", code="match_over")
     options = TableOptions(*(bool(x) for x in command.options))
-    return [] if options == state.options else [OptionsSet(*options, by=command.member)]
+    if options.reveal != state.options.reveal and state.started:
+        raise TableError("whether the seeds are revealed is settled before the first hand", code="table_started")
+    return [] if options == state.options else [_options_event(options, command.member)]
+
+
+def _options_event(options: TableOptions, by: int) -> OptionsSet:
+    return OptionsSet(options.rebuys, options.approval, options.spectator_chat, by, reveal=options.reveal)
 
 
 def _answer_seat(state: TableState, command: AnswerSeat, rng: RandomSource | None) -> list[TableEvent]:
@@ -574,6 +589,17 @@ def _show_cards(state: TableState, command: ShowCards, rng: RandomSource | None)
     return _wrap(hand.hand_no, hand.fork().show_cards(seat, tuple(command.cards)))
 
 
+def _contribute_seed(state: TableState, command: ContributeSeed, rng: RandomSource | None) -> list[TableEvent]:
+    """A seated player's seed for the next hand (hex, 16 to 64 bytes); a later one replaces it."""
+    _seated(state, command.member)
+    seed = fair.check_player_seed(command.seed)
+    if seed is None:
+        raise TableError("a seed is 16 to 64 bytes in hex", code="bad_seed_hex")
+    if state.over:
+        raise TableError("this match is over", code="match_over")
+    return [] if dict(state.player_seeds).get(command.member) == seed else [SeedContributed(command.member, seed.hex())]
+
+
 Handler = Callable[[TableState, Any, RandomSource | None], list[TableEvent]]
 HANDLERS: dict[type[Any], Handler] = {  # every command but Open, which starts a table instead of changing one
     Join: _join, Leave: _leave, Act: _act, TimeOut: _time_out, Deal: _deal_command, EndMatch: _end_match,
@@ -583,6 +609,7 @@ HANDLERS: dict[type[Any], Handler] = {  # every command but Open, which starts a
     ChangeRules: _change_rules, SetOptions: _set_options, AnswerSeat: _answer_seat, HandHost: _hand_host,
     NameCohost: _name_cohost, Silence: _silence, DeleteChat: _delete_chat, BuyChips: _buy_chips,
     AnswerRuns: _answer_runs, ShowOrMuck: _show_or_muck, ShowCards: _show_cards, Straddle: _straddle,
+    ContributeSeed: _contribute_seed,
 }
 
 
@@ -604,16 +631,57 @@ def _deal(state: TableState, member: int | None, rng: RandomSource | None, at: d
         raise TableError("fewer than two players are here; the table waits", code="table_paused")
     if member is None and not ran_out(state, Wait.DEAL, at):
         raise TableError("the showdown pause is not over yet", code="clock_running", bank=0)
-    return _wrap(len(state.hands) + 1, _start_hand(state, rng).events)
+    return _dealt(state, rng)
 
 
-def _start_hand(state: TableState, rng: RandomSource | None) -> Hand:
+def _seed_for(hand_no: int, rng: RandomSource) -> list[TableEvent]:
+    """The server's seed for ``hand_no``, drawn now, and its hash, published now (before the players' seeds)."""
+    seed = fair.draw_seed(rng)
+    return [ServerSeedDrawn(hand_no, seed.hex()), SeedCommitted(hand_no, fair.commitment(seed))]
+
+
+def _dealt(state: TableState, rng: RandomSource | None) -> list[TableEvent]:
+    """The next hand, dealt from a committed shoe (docs/fairness.md): the bots' seeds drawn, the shoe derived from
+    the server's seed (committed before) and every seat's seed that arrived, its root published, the hand dealt
+    from it in order; then the server's seed for the hand after it, committed now."""
+    source = rng if rng is not None else live_rng()
+    hand_no = len(state.hands) + 1
+    events: list[TableEvent] = []
+    if state.seed_next is None or state.seed_next[0] != hand_no:  # a table from before: commit its seed now
+        events += _seed_for(hand_no, source)
+    stacks = [s.stack if s is not None else 0 for s in state.seats]
+    dealt_in = [i for i, chips in enumerate(stacks) if chips > 0]
+    events += [SeedContributed(occupant.member, fair.draw_seed(source).hex())
+               for i in dealt_in if (occupant := state.seats[i]) is not None and occupant.bot is not None]
+    ready = fold(events, state) if events else state
+    assert ready.seed_next is not None
+    given = dict(ready.player_seeds)
+    seeds = {i: given[occupant.member] for i in dealt_in
+             if (occupant := state.seats[i]) is not None and occupant.member in given}
+    shoe = fair.derive(state.rules.decks, ready.seed_next[1], hand_no, seeds)
+    need = cards_needed(len(dealt_in), state.rules.burns, 2 if state.rules.run_twice else 1)
+    given_seats = sorted(seeds)
+    events.append(ShoeCommitted(hand_no, shoe.root.hex(), len(shoe.cards), tuple(given_seats),
+                                tuple(seeds[seat].hex() for seat in given_seats)))
+    events += _wrap(hand_no, _start_hand(state, shoe.cards[:need]).events)
+    return events + _seed_for(hand_no + 1, source)
+
+
+def _reveal(state: TableState) -> list[TableEvent]:
+    """The match is over: every hand's server seed, so anyone who played can recompute every shoe (unless the
+    table never reveals them)."""
+    if state.revealed or not state.deals or not state.options.reveal:
+        return []
+    return [SeedsRevealed(tuple(d.server_seed.hex() for d in state.deals))]
+
+
+def _start_hand(state: TableState, cards: Sequence[Card]) -> Hand:
     stacks = [s.stack if s is not None else 0 for s in state.seats]
     button = _next_button(state, stacks)
     utg = under_the_gun(button, stacks)
     occupant = state.seats[utg] if utg is not None else None
     straddle = occupant is not None and occupant.member in state.straddle_next | state.straddle_always
-    return Hand.start(state.rules, stacks, button, rng=rng, hand_no=len(state.hands) + 1, straddle=straddle)
+    return Hand.start(state.rules, stacks, button, cards=cards, hand_no=len(state.hands) + 1, straddle=straddle)
 
 
 def _next_button(state: TableState, stacks: Sequence[int]) -> int:
@@ -682,7 +750,7 @@ def _next_consequence(state: TableState, rng: RandomSource | None, deal_when_ful
             return _wrap(hand.hand_no, fork.timeout())
         return []
     if state.over:
-        return []
+        return _reveal(state)
     if state.started:
         holders = state.with_chips()
         rebuying = state.options.rebuys and bool(state.busted_members())  # a busted member may buy back in
@@ -695,7 +763,7 @@ def _next_consequence(state: TableState, rng: RandomSource | None, deal_when_ful
         return [MatchEnded(None)]  # every member left before the first hand: the table closes
     full = all(s is not None for s in state.seats)
     if full and deal_when_full and len(state.present()) >= 2 and state.members_present() and state.paused_by is None:
-        return _wrap(1, _start_hand(state, rng).events)  # the table is full: the first hand is dealt
+        return _dealt(state, rng)  # the table is full: the first hand is dealt
     return []
 
 

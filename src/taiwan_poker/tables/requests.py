@@ -20,6 +20,7 @@ from .commands import (
     BuyChips,
     ChangeRules,
     Command,
+    ContributeSeed,
     EndMatch,
     HandHost,
     NameCohost,
@@ -91,6 +92,7 @@ REQUESTS: dict[str, Callable[[int, dict[str, Any], TableState], Command]] = {
     "showdown": lambda m, b, s: ShowOrMuck(m, _flag(b, "show")),
     "show": lambda m, b, s: ShowCards(m, _cards(b)),
     "straddle": lambda m, b, s: Straddle(m, str(b.get("choice"))),
+    "seed": lambda m, b, s: ContributeSeed(m, str(b.get("seed"))),
 }
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..rules.hand import Hand
 from ..rules.ruleset import RuleSet
 from .commands import TableOptions
+from .fair import DealSeeds
 from .ledger import Account
 from .limits import BOT_PAUSE_SECONDS
 
@@ -148,6 +149,11 @@ class TableState:
     accounts: tuple[Account, ...] = ()  # the books: one per player who ever sat, in the order they first sat
     straddle_next: frozenset[int] = frozenset()  # members who straddle the next hand they are under the gun in
     straddle_always: frozenset[int] = frozenset()  # members who straddle whenever they are under the gun
+    seed_next: tuple[int, bytes] | None = None  # the server's seed for the next hand (hand number, seed): secret
+    seed_commitment: tuple[int, str] | None = None  # its hash, published (hand number, hex)
+    player_seeds: tuple[tuple[int, bytes], ...] = ()  # (member, seed) sent for the next hand
+    deals: tuple[DealSeeds, ...] = ()  # each dealt hand's seeds and shoe root, in order
+    revealed: bool = False  # the server's seeds were revealed (the match is over)
     clock: Clock = Clock()  # every deadline: the action clock, a bot's pause, a choice, the next hand, a rebuy
     bot_pause: tuple[float, float] = BOT_PAUSE_SECONDS  # how long this table's bots pause before a move, at least/most
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..fairness import seed_commitment
 from ..rules.events import ActionTaken, BoardDealt
 from ..rules.hand import Hand
 from ..rules.views import events_for, public_view, seat_part, view
@@ -109,6 +110,18 @@ def _last_seat(state: TableState, member: int) -> int | None:
     return next((d.seat for d in reversed(state.departed) if d.member == member), None)
 
 
+def fairness_summary(state: TableState) -> dict[str, Any]:
+    """What everyone may know of the deal's fairness now (docs/fairness.md): the current hand's shoe root and the
+    hash of its server seed, the next hand's seed hash, whether the seeds are revealed at the match's end."""
+    hand = state.hand
+    deal = next((d for d in reversed(state.deals) if hand is not None and d.hand_no == hand.hand_no), None)
+    nxt = state.seed_commitment
+    return {"reveal": state.options.reveal, "revealed": state.revealed,
+            "hand": {"hand_no": deal.hand_no, "root": deal.root.hex(), "size": deal.size,
+                     "seed_hash": seed_commitment(deal.server_seed).hex()} if deal is not None else None,
+            "next": {"hand_no": nxt[0], "seed_hash": nxt[1]} if nxt is not None else None}
+
+
 def waiting_for(state: TableState) -> dict[str, Any] | None:
     """What a table that deals no hand now waits for, in words a page can say: ``rebuys`` (busted players, by
     name: the match ends when the wait is over), ``host`` (the host paused it), ``back`` (players who are away,
@@ -165,6 +178,7 @@ def public_table_view(state: TableState) -> dict[str, Any]:
         "paused": {"by": names(state).get(state.paused_by, "")} if state.paused_by is not None else None,
         "requests": [{"id": r.id, "name": r.name, "seat": r.seat} for r in state.requests],
         "silenced_spectators": silenced_spectators(state),
+        "fairness": fairness_summary(state),
         "waiting_for": waiting_for(state),
         "log": table_log(state)[-LOG_IN_VIEW:],
     }
@@ -196,7 +210,7 @@ def public_table_view(state: TableState) -> dict[str, Any]:
 
 
 SEAT_KEYS = ("you", "spectator", "creator", "left_match", "busted", "host", "cohost", "requested", "silenced",
-             "may_buy", "straddle")
+             "may_buy", "straddle", "seed_sent")
 """The top-level keys of a view that differ by viewer (the rest is :func:`public_table_view`, and the hand's own
 part :func:`seat_fields` returns apart)."""
 
@@ -218,6 +232,7 @@ def seat_fields(state: TableState, member: int | None) -> tuple[dict[str, Any], 
         "silenced": member is not None and member in state.silenced,
         "may_buy": may_buy(state, seat),
         "straddle": straddle_of(state, member, seat),
+        "seed_sent": member is not None and member in dict(state.player_seeds),  # a seed for the next hand
     }
     private: dict[str, Any] = {}
     hand = state.hand

@@ -18,7 +18,7 @@ _BAD_INPUT = (
     "bad_action", "bad_actions", "bad_amount", "bad_blinds", "bad_board_count", "bad_bots", "bad_card",
     "bad_card_count", "bad_chart", "bad_choice", "bad_date", "bad_decks", "bad_equity_request", "bad_event",
     "bad_fraction", "bad_hole_count", "bad_input", "bad_json", "bad_key", "bad_lang", "bad_level", "bad_message",
-    "bad_record",
+    "bad_record", "bad_seed_hex",
     "bad_name", "bad_odds_decks", "bad_precision", "bad_range", "bad_ranking", "bad_request", "bad_rules",
     "bad_seats", "bad_seed", "bad_stack", "bad_time_bank", "bad_stacks", "bad_target", "bad_token", "bad_usage",
     "bad_version", "bad_chat", "bad_clock", "bad_option", "bad_reaction", "bad_seat", "bad_stack_adjust", "bad_buy",

@@ -443,6 +443,19 @@ def _choice(request: Request, code: str, member: Member, kind: str, body: dict[s
     return out
 
 
+class SeedIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seed: StrictStr = Field(description="your seed for the next hand's shoe: 16 to 64 random bytes in hex "
+                                        "(docs/fairness.md)", json_schema_extra={"minLength": 32, "maxLength": 128,
+                                                                               "pattern": "^[0-9a-fA-F]+$"})
+
+
+@router.post("/api/rooms/{code}/seed", tags=["rooms"], dependencies=[Csrf, rate_limit("seat")])
+def contribute_seed(request: Request, code: str, body: SeedIn, member: MemberDep) -> dict[str, Any]:
+    """Add your randomness to the next hand's shoe (the page sends 32 random bytes after every hand)."""
+    return _request(request, code, member, "seed", {"seed": body.seed})
+
+
 class StraddleIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     choice: StrictStr = Field(description="next: the next hand you are under the gun in; always; off",
