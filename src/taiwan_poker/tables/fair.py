@@ -17,6 +17,7 @@ committed shoe, and what each viewer may check (pure).
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -28,6 +29,7 @@ from ..rules.hand import Hand
 
 SEED_BYTES = 32
 PLAYER_SEED_BYTES = (16, 64)  # what a player may send, in bytes
+_SEED_HEX = re.compile(f"(?:[0-9a-fA-F]{{2}}){{{PLAYER_SEED_BYTES[0]},{PLAYER_SEED_BYTES[1]}}}")
 
 
 class DealSeeds(NamedTuple):
@@ -52,13 +54,9 @@ def draw_seed(rng: RandomSource) -> bytes:
 
 def check_player_seed(text: object) -> bytes | None:
     """A player's seed as sent (hex, 16 to 64 bytes), or None when it is not one."""
-    if not isinstance(text, str) or len(text) > 2 * PLAYER_SEED_BYTES[1]:
+    if not isinstance(text, str) or _SEED_HEX.fullmatch(text) is None:  # fromhex alone would take spaces
         return None
-    try:
-        seed = bytes.fromhex(text)
-    except ValueError:
-        return None
-    return seed if PLAYER_SEED_BYTES[0] <= len(seed) <= PLAYER_SEED_BYTES[1] else None
+    return bytes.fromhex(text)
 
 
 @functools.lru_cache(maxsize=256)

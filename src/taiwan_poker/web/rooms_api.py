@@ -76,11 +76,13 @@ class NewTable(NewRoom):
     rebuys: StrictBool = Field(False, description="rebuys and top-ups up to the starting stack, between hands")
     approval: StrictBool = Field(False, description="the host approves who sits (ask to sit)")
     spectator_chat: StrictBool = Field(False, description="spectators may read and write the table's chat")
+    reveal: StrictBool = Field(True, description="reveal the server's seeds when the match ends, so every shoe can be "
+                                                 "recomputed (false: never; docs/fairness.md)")
 
     def settings(self) -> dict[str, Any]:
         out = {**super().settings(), "bots": self.bots, "level": self.level}
         out["options"] = {**out["options"], "rebuys": self.rebuys, "approval": self.approval,
-                          "spectator_chat": self.spectator_chat}
+                          "spectator_chat": self.spectator_chat, "reveal": self.reveal}
         return out
 
 
@@ -278,6 +280,8 @@ class OptionsIn(BaseModel):
     rebuys: StrictBool | None = None
     approval: StrictBool | None = None
     spectator_chat: StrictBool | None = None
+    reveal: StrictBool | None = Field(None, description="reveal the server's seeds when the match ends (before the "
+                                                        "first hand only; docs/fairness.md)")
 
 
 class AnswerIn(BaseModel):

@@ -8,6 +8,7 @@ import { memberApi, whoAmI, newKey, chips, drawFaces, cardBack, countFaces, show
 import { setupChat, receiveChat, drawChat, pollChat } from "./room_chat.js";
 import { setupHost, drawHost } from "./room_host.js";
 import { setupBooks, drawBooks } from "./room_books.js";
+import { setupFair, drawFair } from "./room_fair.js";
 import { setupKeys, drawTurn } from "./room_keys.js";
 import { mixText, mixAction, mixBars, reasonText } from "./coach_text.js";
 
@@ -932,6 +933,7 @@ function draw() {
   drawCoach(myTurn);
   drawHost(s);
   drawBooks(s);
+  drawFair(s);
   drawChat(s);
   drawReviewLink();
   drawResult();
@@ -1221,6 +1223,7 @@ setInterval(drawClock, 250);
 const modules = { api: API, getState: () => state, apply, redraw: () => draw(), handLive, getMember: () => member };
 setupHost(modules);
 setupBooks(modules);
+setupFair(modules);
 setupChat(modules);
 setupKeys();
 

@@ -8,7 +8,7 @@ let ctx = null;              // { api, getState, apply, handLive }
 let playersKey = null, logKey = null;
 let stakesShown = null, stakesDirty = false;
 const HAND_OPTIONS = ["straddle", "run_twice", "show_or_muck"];
-const TABLE_OPTIONS = ["rebuys", "approval", "spectator_chat"];
+const TABLE_OPTIONS = ["rebuys", "approval", "spectator_chat", "reveal"];
 
 const controls = (s) => Boolean((s.host || s.cohost) && !(s.status === "over" || s.match?.over));
 
@@ -164,6 +164,7 @@ export function drawHost(s) {
   for (const n of TABLE_OPTIONS) {
     const box = $(`opt-${n}`);
     if (!box.dataset.sending) box.checked = Boolean(s.options?.[n]);  // a click on its way keeps its tick
+    if (n === "reveal") box.disabled = Boolean(s.match);  // settled before the first hand (docs/fairness.md)
   }
 }
 
