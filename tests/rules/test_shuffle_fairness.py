@@ -34,6 +34,7 @@ from taiwan_poker import cards
 from taiwan_poker.cards import RandomSource, Shoe, deal, live_rng
 from taiwan_poker.rules import Hand, RuleSet, cards_needed
 from taiwan_poker.rules.events import ShoeDrawn
+from taiwan_poker.tables import fair
 
 DECKS = 2
 N = DECKS * cards.CARDS_PER_DECK  # 104 cards, 104 positions
@@ -150,26 +151,57 @@ def test_chi_square_tail_is_exact() -> None:
     assert upper[10] == pytest.approx(2**-10) and lower[0] == pytest.approx(2**-10) and lower[10] == pytest.approx(1)
 
 
-def test_live_hands_deal_with_the_function_under_test() -> None:
-    """spec: 隨機洗牌採用加密級亂數與不偏倚抽樣 — the chi-square below judges what rooms really run.
+def test_cards_deal_is_the_lazy_fisher_yates_of_the_shoe() -> None:
+    """``cards.deal`` (the practice room and the odds tools) and ``cards.Shoe`` are the same lazy Fisher–Yates:
+    with equal seeds they give the same cards, and a hand's cards are a prefix of a full shuffle."""
+    rules = RuleSet(decks=DECKS, seats=2)
+    need = cards_needed(2, rules.burns)
+    direct = Hand.start(rules, [2000, 2000], rng=random.Random(SEED))
+    drawn = next(e for e in direct.events if isinstance(e, ShoeDrawn))
+    assert list(drawn.cards) == deal(DECKS, need, random.Random(SEED))
+    assert deal(DECKS, N, random.Random(SEED))[:need] == list(drawn.cards)
+    assert Shoe(DECKS, random.Random(SEED)).shuffle() == deal(DECKS, N, random.Random(SEED))
 
-    A table deals each hand with ``Hand.start(..., rng=the room service's rng)``, which takes its cards from
-    ``cards.deal``; ``cards.Shoe`` is the same lazy Fisher–Yates.  With equal seeds all give the same cards.
-    """
+
+def test_live_hands_deal_from_the_committed_shoe_under_test() -> None:
+    """spec: 隨機洗牌採用加密級亂數與不偏倚抽樣 — what member tables really run (docs/fairness.md): each hand is
+    the first cards of ``fairness.shuffled_shoe`` (HMAC_DRBG and a rejection-sampled Fisher–Yates) from the
+    hand's server seed and the players' seeds; ``test_the_committed_shoe_is_uniform_card_by_position`` and
+    ``benchmarks/bench_shuffle.py`` (10^6 shuffles a deck count) judge its statistics."""
+    from taiwan_poker.fairness.shoe import player_mix, shuffled_shoe
     from taiwan_poker.tables import Join, Open, decide, fold
+    from taiwan_poker.tables.events import ServerSeedDrawn, ShoeCommitted
 
     rules = RuleSet(decks=DECKS, seats=2)
     need = cards_needed(2, rules.burns)
-    opened = decide(None, Open(rules, 1, "A"))
+    opened = decide(None, Open(rules, 1, "A"), random.Random(SEED))
     events = decide(fold(opened), Join(2, "B"), random.Random(SEED))  # the table is full: hand 1 is dealt
     hand = fold(opened + events).hand
     assert hand is not None
     drawn = next(e for e in hand.events if isinstance(e, ShoeDrawn))
-    assert list(drawn.cards) == deal(DECKS, need, random.Random(SEED))
-    direct = Hand.start(rules, [2000, 2000], rng=random.Random(SEED))
-    assert next(e for e in direct.events if isinstance(e, ShoeDrawn)).cards == drawn.cards
-    assert deal(DECKS, N, random.Random(SEED))[:need] == list(drawn.cards)  # a hand is a prefix of a full shuffle
-    assert Shoe(DECKS, random.Random(SEED)).shuffle() == deal(DECKS, N, random.Random(SEED))
+    server_seed = next(e for e in opened + events if isinstance(e, ServerSeedDrawn) and e.hand_no == 1).seed
+    committed = next(e for e in events if isinstance(e, ShoeCommitted))
+    mix = player_mix({seat: bytes.fromhex(x) for seat, x in zip(committed.seats, committed.seeds, strict=True)})
+    assert list(drawn.cards) == shuffled_shoe(DECKS, bytes.fromhex(server_seed), "hand-1", mix)[:need]
+
+
+def test_the_committed_shoe_is_uniform_card_by_position() -> None:
+    """spec: 隨機洗牌採用加密級亂數與不偏倚抽樣 — the live shuffle (``fairness.shuffled_order``), 2,000 two-deck
+    shoes from consecutive server seeds: card face by position (104 × 52) fits the uniform at significance 1e-3
+    (Bonferroni over the positions and the whole table). Deterministic: the seeds are fixed."""
+    from taiwan_poker.fairness.shoe import player_mix, shuffled_order
+
+    mix = player_mix({0: b"test seat 0"})
+    shuffles = 2000
+    faces = np.zeros((N, 52), np.int64)
+    for s in range(shuffles):
+        order = np.asarray(shuffled_order(DECKS, s.to_bytes(32, "big"), f"TEST/{s}", mix))
+        assert sorted(order.tolist()) == list(range(N)), "a permutation of the shoe"
+        faces[np.arange(N), order % 52] += 1
+    expected = shuffles / 52
+    worst = min(chi2_sf(float(((row - expected) ** 2 / expected).sum()), 51) for row in faces)
+    whole = chi2_sf(float(((faces - expected) ** 2 / expected).sum()), N * 51)
+    assert worst > 1e-3 / (N + 1) and whole > 1e-3 / (N + 1), (worst, whole)
 
 
 def test_seeded_shuffle_is_uniform_card_by_position() -> None:
@@ -288,7 +320,7 @@ def only_the_csprng(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]
                  "random", "rand", "randint", "shuffle", "permutation", "choice"):
         monkeypatch.setattr(np.random, name, _forbidden(f"numpy.random.{name}"))
 
-    seen: dict[str, Any] = {"bits": 0, "shuffle_rngs": [], "cards": 0, "dealers": []}
+    seen: dict[str, Any] = {"bits": 0, "seed_rngs": [], "dealt_from": []}
     real_bits = random.SystemRandom.getrandbits
 
     def counted_bits(self: random.SystemRandom, k: int) -> int:
@@ -296,18 +328,17 @@ def only_the_csprng(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]
         return real_bits(self, k)
 
     monkeypatch.setattr(random.SystemRandom, "getrandbits", counted_bits)
-    real_shuffle = cards._fisher_yates
+    real_draw = fair.draw_seed
 
-    def recorded_shuffle(deck: list[cards.Card], start: int, count: int, rng: RandomSource) -> None:
-        seen["shuffle_rngs"].append(rng)
-        seen["cards"] += count
-        real_shuffle(deck, start, count, rng)
+    def recorded_draw(rng: RandomSource) -> bytes:
+        seen["seed_rngs"].append(rng)
+        return real_draw(rng)
 
-    monkeypatch.setattr(cards, "_fisher_yates", recorded_shuffle)  # deal() and Shoe look it up at call time
+    monkeypatch.setattr(fair, "draw_seed", recorded_draw)  # the machine looks it up at call time
     real_start = Hand.start.__func__  # type: ignore[attr-defined]
 
     def recorded_start(cls: type[Hand], *args: Any, **kwargs: Any) -> Hand:
-        seen["dealers"].append(kwargs.get("rng"))
+        seen["dealt_from"].append("cards" if kwargs.get("cards") is not None else kwargs.get("rng"))
         return real_start(cls, *args, **kwargs)  # type: ignore[no-any-return]
 
     monkeypatch.setattr(Hand, "start", classmethod(recorded_start))
@@ -363,13 +394,12 @@ def test_a_live_room_deals_only_from_the_os_csprng(tmp_path: Path, only_the_cspr
     restarted = _app(tmp_path)
     with TestClient(restarted, cookies=cookies) as again:
         again.headers["X-CSRF-Token"] = cookies["tp_csrf"]
-        before = len(seen["shuffle_rngs"])
+        before = len(seen["seed_rngs"])
         r = again.post(f"/api/rooms/{code}/next", json={"version": version})
         assert r.status_code == 200 and r.json()["applied"], r.text  # hand 3, from the rebuilt match
-        assert len(seen["shuffle_rngs"]) == before + 1
+        assert len(seen["seed_rngs"]) == before + 1, "hand 4's server seed, drawn and committed as hand 3 is dealt"
 
-    assert len(seen["shuffle_rngs"]) >= 3, "three hands were dealt"
-    assert all(type(rng) is random.SystemRandom for rng in seen["shuffle_rngs"])
-    assert len(seen["dealers"]) == 3 and all(type(rng) is random.SystemRandom for rng in seen["dealers"]), \
-        "every live hand was dealt with the OS CSPRNG handed in by the room service"
-    assert seen["bits"] >= seen["cards"] >= 3 * cards_needed(2), "SystemRandom drew the bits of every card"
+    assert len(seen["seed_rngs"]) >= 4, "the server seeds of hands 1 to 4"
+    assert all(type(rng) is random.SystemRandom for rng in seen["seed_rngs"])
+    assert seen["dealt_from"] == ["cards"] * 3, "every live hand was dealt from its committed shoe"
+    assert seen["bits"] >= 32 * len(seen["seed_rngs"]), "SystemRandom drew every byte of every server seed"

@@ -3,7 +3,7 @@ verifier, ``web/static/js/fairness.js``, checks the same record the same way).
 
 A record::
 
-    {"v": 1, "decks": 6, "hand_id": "ABCDEF/3", "size": 312, "root": hex, "seed_hash": hex,
+    {"v": 1, "decks": 6, "hand_id": "hand-3", "size": 312, "root": hex, "seed_hash": hex,
      "openings": [{"position": 0, "card": "As:2", "salt": hex, "path": [hex, ...]}, ...],
      "player_seeds": {"0": hex, ...},          # once the hand is dealt
      "server_seed": hex}                        # once the match is over (unless the table never reveals)

@@ -19,8 +19,14 @@ let matchReport = null;          // null, "pending", or {ok, hands, problems}
 
 const short = (h) => (h ? `${h.slice(0, 16)}…` : "—");
 
+const sent = new Map();          // hand number -> the seed this browser sent for it (the answer says which hand)
+
 async function sendSeed(seed) {
-  return memberApi(`${ctx.api}/seed`, { method: "POST", body: { seed } });
+  const res = await memberApi(`${ctx.api}/seed`, { method: "POST", body: { seed } });
+  const hand = res?.fairness?.next?.hand_no;
+  if (hand != null) sent.set(hand, seed.toLowerCase());
+  ctx.apply(res);
+  return hand;
 }
 
 function randomSeed() {
@@ -39,7 +45,16 @@ async function check(handNo) {
     const doc = await memberApi(`${ctx.api}/hands/${handNo}.json`);
     const record = doc.fairness;
     // a hand dealt before tables committed their shoes, or one the viewer saw no card of: nothing to say
-    reports.set(handNo, record && record.openings?.length ? { ...(await verifyRecord(record)), hand_no: handNo } : null);
+    if (!record || !record.openings?.length) reports.set(handNo, null);
+    else {
+      const report = { ...(await verifyRecord(record)), hand_no: handNo };
+      const mine = sent.get(handNo);  // the seed this browser sent for the hand must be the one that went in
+      if (mine && doc.seat != null && record.player_seeds?.[String(doc.seat)] !== mine) {
+        report.problems.push(t("room.fair_seed_missing"));
+        report.ok = false;
+      }
+      reports.set(handNo, report);
+    }
   } catch (e) {
     reports.delete(handNo);  // asked again at the next change
     return;
@@ -77,11 +92,10 @@ function drawLink(s) {
   const show = Boolean(m || report);
   link.hidden = !show;
   if (!show) return;
-  const ok = m ? m.ok : report.ok;
+  const ok = (m ? m.ok : true) && (report ? report.ok : true);  // any failure shows
   link.dataset.ok = ok ? "1" : "0";
-  link.textContent = m ? t(ok ? "room.fair_match_badge" : "room.fair_bad_badge")
-    : t(ok ? "room.fair_badge" : "room.fair_bad_badge");
-  link.title = m ? matchLine(m) : handLine(report);
+  link.textContent = t(!ok ? "room.fair_bad_badge" : m ? "room.fair_match_badge" : "room.fair_badge");
+  link.title = [report ? handLine(report) : null, m ? matchLine(m) : null].filter(Boolean).join(" ");
   link.setAttribute("aria-label", link.title);
 }
 
@@ -161,9 +175,7 @@ export function setupFair(context) {
     }
     input.removeAttribute("aria-invalid");
     try {
-      await sendSeed(seed);
-      const s = ctx.getState();
-      typedFor = s?.fairness?.next?.hand_no ?? null;
+      typedFor = await sendSeed(seed);
       seedFor = typedFor;  // the page sends no random seed over the player's own for that hand
       $("fair-seed-status").textContent = t("room.fair_seed_sent", { n: typedFor ?? "" });
       input.value = "";
