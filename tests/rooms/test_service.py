@@ -213,6 +213,27 @@ def test_two_stale_actions_change_nothing(db: Database) -> None:
     assert service.state(code, players[seat])["version"] == st["version"]
 
 
+def test_a_players_seed_arriving_while_another_decides_leaves_the_decision_current(db: Database) -> None:
+    """Every browser sends its seed for the next hand just after a deal (docs/fairness.md), while the first
+    player decides: a seed is no change a request is made against, so it never makes an action stale; any other
+    event still does."""
+    service = RoomService(db)
+    code, players = seated_room(service, db)
+    st = service.state(code, players[0])
+    seat = st["hand"]["to_act"]
+    waiting = players[1 - seat]
+    service.request(code, waiting, "seed", {"seed": "ab" * 32})
+    assert service.state(code, waiting)["version"] == st["version"] + 1 and service.state(code, waiting)["seed_sent"]
+    res = service.act(code, players[seat], {"kind": "call"}, st["version"], "k1")
+    assert res.applied, res.reason
+    again = service.act(code, players[seat], {"kind": "call"}, st["version"], "k1")
+    assert not again.applied and again.reason == "duplicate", "a retried action is still known"
+    after = service.state(code, waiting)
+    service.request(code, players[seat], "seed", {"seed": "cd" * 32})
+    res = service.act(code, waiting, {"kind": "check"}, after["version"] - 1, None)
+    assert not res.applied and res.reason == "stale_version", "made before the call: stale"
+
+
 @pytest.mark.parametrize(
     ("action", "code"),
     [

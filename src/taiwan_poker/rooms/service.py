@@ -132,7 +132,8 @@ class RoomService:
         """Decide on the room as stored now and commit the events; ``code`` None opens a table (an ``Open``).
 
         A request made against an older ``version`` changes nothing (``stale_version``, or ``duplicate`` when
-        its idempotency ``key`` was used); so does a decision that picks no command or causes no event."""
+        its idempotency ``key`` was used), unless all that came since are events no request is made against (the
+        players' seeds: ``TableState.settled``); so does a decision that picks no command or causes no event."""
         if code is None:
             assert isinstance(decision, Open)
             events = decide(None, stamped(decision, self.clock()), self.rng_factory())
@@ -146,7 +147,8 @@ class RoomService:
         room_id = self.loader.room_id(code)
         with self.loader.locks(room_id):
             room = self.loader.current(room_id, code, version)
-            if version is not None and version != room.state.version:
+            current = isinstance(version, int) and room.state.settled <= version <= room.state.version
+            if version is not None and not current:
                 return Written(False, room, "duplicate" if self._used(room_id, member, key) else "stale_version")
             command = decision(room) if callable(decision) else decision
             events = decide(room.state, stamped(command, self.clock()), self.rng_factory()) \

@@ -74,20 +74,22 @@ class Declared(Generic[E]):
     audience: Audience | None
     log: LogLine[E] | None
     evolve: Callable[[TableState, E], TableState]
+    inert: bool = False  # changes nothing a request is made against (``TableState.settled`` stays)
 
 
 DECLARED: dict[type[Any], Declared[Any]] = {}
 
 
 def declare(name: str, audience: Audience | None, *, log: LogLine[Any] | None,
-            evolve: Callable[[TableState, Any], TableState]) -> Callable[[type[E]], type[E]]:
-    """Declare the event type below: all four are required, so none has a default. (The handler takes that type,
+            evolve: Callable[[TableState, Any], TableState], inert: bool = False) -> Callable[[type[E]], type[E]]:
+    """Declare the event type below: the four parts are required, so none has a default (``inert``: an event no
+    request is made against, which leaves a request made before it current). (The handler takes that type,
     which mypy cannot tie to a class not yet defined: a test checks each handler's annotation.)"""
 
     def register(cls: type[E]) -> type[E]:
         if name in (d.name for d in DECLARED.values()):
             raise ValueError(f"two event types named {name!r}")
-        DECLARED[cls] = Declared(name, audience, log, evolve)
+        DECLARED[cls] = Declared(name, audience, log, evolve, inert)
         return cls
 
     return register
@@ -566,7 +568,7 @@ def _seed_contributed(state: TableState, event: SeedContributed) -> TableState:
     return replace(state, player_seeds=(*others, (event.member, bytes.fromhex(event.seed))))
 
 
-@declare("seed_contributed", Audience.EVERYONE, log=None, evolve=_seed_contributed)
+@declare("seed_contributed", Audience.EVERYONE, log=None, evolve=_seed_contributed, inert=True)
 class SeedContributed(NamedTuple):
     """A player's seed (hex) for the next hand (a bot's, drawn by the server at the deal)."""
 
@@ -638,7 +640,8 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
     if (state is None) != isinstance(event, TableOpened):
         raise TableError("the log starts with table_opened, once", code="bad_event")
     before = state if state is not None else _UNOPENED
-    state = replace(before, version=before.version + 1)
+    version = before.version + 1
+    state = replace(before, version=version) if kind.inert else replace(before, version=version, settled=version)
     if kind.log is not None:
         state = replace(state, log=(*state.log, LogItem(state.version, event, _subject(state, event))))
     state = kind.evolve(state, event)

@@ -132,6 +132,7 @@ class TableState:
     bought_in: int = 0  # chips brought to the table (every starting stack)
     removed: int = 0  # chips taken off the table by players who left
     version: int = 0  # events folded so far
+    settled: int = 0  # the version after the last event a request may be made against (a player's seed is not)
     last_left: tuple[int, int] | None = None  # (version, seat) of the last player to leave (a forfeit says why)
     forfeit: int | None = None  # the seat whose leaving ended the match
     ended_by: int | None = None  # the host who ended the match (None: it ended by itself)
