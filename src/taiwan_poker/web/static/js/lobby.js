@@ -84,7 +84,8 @@ form?.addEventListener("submit", async (ev) => {
   const btn = $("create-room");
   btn.disabled = true;
   try {
-    // the home game's options (all off unless ticked): rebuys, ask to sit, spectators' chat and the hand's own
+    // the home game's options as ticked (all off at first but revealing the seeds after the match): rebuys, ask
+    // to sit, spectators' chat, revealing the seeds and the hand's own
     const options = Object.fromEntries([...form.querySelectorAll("#create-options input[type=checkbox]")].map((b) => [b.name, b.checked]));
     const created = await memberApi("/api/rooms", { method: "POST", body: { ...res.body, ...options } });
     location.assign(created.url || `/rooms/${encodeURIComponent(created.code)}`);
