@@ -146,6 +146,7 @@ def test_a_table_that_never_reveals_keeps_its_seeds_and_the_choice_is_settled_be
     finish_hand(t)
     _ended(t)
     assert not any(isinstance(e, SeedsRevealed) for e in t.log) and not t.s.revealed
+    assert table_view(t.s, None)["fairness"]["next"] is None, "no next hand once the match is over"
     assert all("server_seed" not in r for r in _records(t, 101))
 
 

@@ -6,8 +6,12 @@ recomputes every hand's shoe from the revealed seeds. Both languages."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+from typer.testing import CliRunner
+
+from taiwan_poker.cli import app as cli
 from tests.web.conftest import screenshot
 from tests.web.test_match_end_e2e import _post
 from tests.web.test_members_e2e import Member
@@ -34,7 +38,7 @@ def _fold_when_asked(m: Member, code: str, s: dict[str, Any]) -> None:
 
 
 def test_a_player_on_a_phone_sees_their_cards_verified_and_after_the_match_the_whole_match(
-        server: str, browser: Any) -> None:
+        server: str, browser: Any, tmp_path: Path) -> None:
     me = Member(browser, server, "Fay 驗")
     try:
         me.sign_in()
@@ -65,8 +69,22 @@ def test_a_player_on_a_phone_sees_their_cards_verified_and_after_the_match_the_w
         hands = me.state(code)["hand"]["hand_no"]  # every hand dealt, each with its shoe
         assert f"{hands} 副牌靴" in (me.page.text_content("#fair-match-result") or "")
         assert (me.page.text_content("#fair-link") or "").strip() == "✓ 整場已驗證"
+        assert me.page.text_content("#fair-next") == "—", "no next hand after the match"
         me.page.locator("#fair-panel").scroll_into_view_if_needed()
         screenshot(me.page, "fairness-match-zh-phone")
+        # the CLI and the browser agree on this table's export, hand by hand
+        exported = me.api(f"/api/rooms/{code}/hands.json")
+        browser_reports = me.page.evaluate(
+            "async (doc) => { const f = await import('/static/js/fairness.js'); const out = [];"
+            " for (const r of f.recordsIn(doc)) out.push(await f.verifyRecord(r)); return out; }", exported)
+        path = tmp_path / "match.json"
+        path.write_text(json.dumps(exported))
+        result = CliRunner().invoke(cli, ["verify", str(path), "--json"])
+        assert result.exit_code == 0, result.output
+        cli_reports = json.loads(result.output)
+        assert len(cli_reports) == len(browser_reports) == hands
+        assert [(r["hand_id"], r["ok"], r["seed"], r["shoe"], len(r["openings"])) for r in cli_reports] == \
+            [(r["hand_id"], r["ok"], r["seed"], r["shoe"], len(r["openings"])) for r in browser_reports]
 
         # English, and a hand whose card was changed on its way: the page says it failed
         me.ctx.add_cookies([{"name": "tp_lang", "value": "en", "url": server}])
@@ -84,7 +102,8 @@ def test_a_player_on_a_phone_sees_their_cards_verified_and_after_the_match_the_w
         assert (me.page.text_content("#fair-link") or "").strip() == "✗ Not verified"
         me.page.click("#fair-link")
         me.page.wait_for_selector("#fair-result[data-ok='0']")
-        assert f"Hand {last} failed to verify" in (me.page.text_content("#fair-result") or "")
+        failed = me.page.text_content("#fair-result") or ""
+        assert f"Hand {last} failed to verify" in failed and "do not match the commitment" in failed, failed
         me.page.wait_for_selector("#fair-match-result[data-ok='1']", timeout=30_000)
         assert "Whole match verified" in (me.page.text_content("#fair-match-result") or "")
         screenshot(me.page, "fairness-failed-en-phone")

@@ -115,7 +115,7 @@ def fairness_summary(state: TableState) -> dict[str, Any]:
     hash of its server seed, the next hand's seed hash, whether the seeds are revealed at the match's end."""
     hand = state.hand
     deal = next((d for d in reversed(state.deals) if hand is not None and d.hand_no == hand.hand_no), None)
-    nxt = state.seed_commitment
+    nxt = state.seed_commitment if not state.over else None  # no next hand once the match is over
     return {"reveal": state.options.reveal, "revealed": state.revealed,
             "hand": {"hand_no": deal.hand_no, "root": deal.root.hex(), "size": deal.size,
                      "seed_hash": seed_commitment(deal.server_seed).hex()} if deal is not None else None,

@@ -50,7 +50,7 @@ async function check(handNo) {
       const report = { ...(await verifyRecord(record)), hand_no: handNo };
       const mine = sent.get(handNo);  // the seed this browser sent for the hand must be the one that went in
       if (mine && doc.seat != null && record.player_seeds?.[String(doc.seat)] !== mine) {
-        report.problems.push(t("room.fair_seed_missing"));
+        report.mine = false;
         report.ok = false;
       }
       reports.set(handNo, report);
@@ -70,7 +70,7 @@ async function checkMatch() {
     for (const r of records) results.push(await verifyRecord(r));
     const bad = results.filter((r) => !r.ok);
     matchReport = { ok: bad.length === 0 && results.length > 0, hands: results.length,
-      problems: bad.map((r) => `${r.hand_id}: ${r.problems.join(", ")}`) };
+      problems: bad.map((r) => `${r.hand_id}: ${failures(r)}`) };
   } catch (e) {
     matchReport = null;
     return;
@@ -78,10 +78,18 @@ async function checkMatch() {
   ctx.redraw();
 }
 
+// What failed, in the reader's language: the cards that do not open the root, the seed, the whole shoe, the seed
+// this browser sent.
+function failures(r) {
+  const cards = r.openings.filter((o) => !o.ok).map((o) => o.card);
+  return [cards.length ? t("room.fair_bad_cards", { cards: cards.join(" ") }) : null,
+    r.seed === false ? t("room.fair_bad_seed") : null, r.shoe === false ? t("room.fair_bad_shoe") : null,
+    ...(r.mine === false ? [t("room.fair_seed_missing")] : [])].filter(Boolean).join(t("js.list_sep"));
+}
+
 function handLine(r) {
-  const opened = r.openings.length;
-  return r.ok ? t("room.fair_hand_ok", { n: r.hand_no, cards: opened })
-    : t("room.fair_hand_bad", { n: r.hand_no, what: r.problems.join(", ") });
+  return r.ok ? t("room.fair_hand_ok", { n: r.hand_no, cards: r.openings.length })
+    : t("room.fair_hand_bad", { n: r.hand_no, what: failures(r) });
 }
 
 function drawLink(s) {
