@@ -297,7 +297,7 @@ def test_a_home_game_through_every_control_of_the_hosts_table(server: str, brows
             first.page.click("#chat-box summary")
         first.page.fill("#chat-input", "")
         first.page.type("#chat-input", "fcra")
-        assert first.page.input_value("#chat-input") == "fcra" and first.state()["version"] == s["version"]
+        assert first.page.input_value("#chat-input") == "fcra" and first.state()["settled"] == s["settled"]
         first.page.fill("#chat-input", "")
         # R: the amount box, typed and sent with Enter; the next full raise after a 40 straddle is to 80
         assert first.state()["hand"]["legal"]["min_raise_to"] == 80

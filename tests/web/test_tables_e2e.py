@@ -368,7 +368,7 @@ def test_three_players_create_deal_away_leave_and_finish(server: str, browser: A
         assert "免費過牌" in m.page.inner_text("#fold-confirm")
         screenshot(m.page, "tables-3-fold-confirm-desktop")
         m.page.click("#fold-no")
-        assert m.page.is_hidden("#fold-confirm") and m.state(code)["version"] == s["version"]
+        assert m.page.is_hidden("#fold-confirm") and m.state(code)["settled"] == s["settled"]
         m.act("#act-check")
 
         # a player who is not to act leaves in the middle of the hand: folded at once, the hand goes on

@@ -68,7 +68,8 @@ class RoomReads:
         """The code, version and clock of a view (the table's own clock, as it stands now; the seat decides whether
         it may press time-out)."""
         now = self.clock()
-        out: dict[str, Any] = {"code": room.row.code, "version": room.state.version, "server_time": now.isoformat()}
+        out: dict[str, Any] = {"code": room.row.code, "version": room.state.version, "settled": room.state.settled,
+                               "server_time": now.isoformat()}
         out.update(clock_view(room.state, seat, now))
         return out
 

@@ -103,8 +103,7 @@ function drawLink(s) {
   const ok = (m ? m.ok : true) && (report ? report.ok : true);  // any failure shows
   link.dataset.ok = ok ? "1" : "0";
   link.textContent = t(!ok ? "room.fair_bad_badge" : m ? "room.fair_match_badge" : "room.fair_badge");
-  link.title = [report ? handLine(report) : null, m ? matchLine(m) : null].filter(Boolean).join(" ");
-  link.setAttribute("aria-label", link.title);
+  link.title = [report ? handLine(report) : null, m ? matchLine(m) : null].filter(Boolean).join(" ");  // a description
 }
 
 function matchLine(m) {
