@@ -21,6 +21,7 @@ from ..cards import Card
 from ..rules.actions import ActionKind
 from ..rules.replay import (
     STREET_NAMES,
+    AntePost,
     BlindPost,
     ChipsBack,
     ExtraBurn,
@@ -70,7 +71,9 @@ def hand_text(events: Sequence[Mapping[str, Any]], *, names: Sequence[str], smal
     dealt: list[str] = []  # the viewer's cards, written after the blinds as PokerStars does
     summary: list[str] = []
     for step in hand.steps:
-        if isinstance(step, BlindPost):
+        if isinstance(step, AntePost):
+            lines.append(f"{name[step.seat]}: posts the ante {step.amount}")
+        elif isinstance(step, BlindPost):
             lines.append(f"{name[step.seat]}: posts {'big' if step.big else 'small'} blind {step.amount}")
         elif isinstance(step, StraddlePost):
             lines.append(f"{name[step.seat]}: posts straddle {step.amount}")
@@ -80,7 +83,7 @@ def hand_text(events: Sequence[Mapping[str, Any]], *, names: Sequence[str], smal
                 dealt.append(f"Private burn of {name[step.seat]} {_cards([step.burn])}")
         elif isinstance(step, ExtraBurn) and step.seat == viewer:
             lines.append(f"Private burn of {name[step.seat]} {_cards([step.card])}")
-        elif not isinstance(step, BlindPost | StraddlePost | PrivateDeal | ExtraBurn) and not holes_dealt:
+        elif not isinstance(step, AntePost | BlindPost | StraddlePost | PrivateDeal | ExtraBurn) and not holes_dealt:
             lines += ["*** HOLE CARDS ***", *dealt]
             holes_dealt = True
         if isinstance(step, StreetAction):
