@@ -22,7 +22,8 @@ _BAD_INPUT = (
     "bad_name", "bad_odds_decks", "bad_precision", "bad_range", "bad_ranking", "bad_request", "bad_rules",
     "bad_seats", "bad_seed", "bad_stack", "bad_time_bank", "bad_stacks", "bad_target", "bad_token", "bad_usage",
     "bad_version", "bad_chat", "bad_clock", "bad_option", "bad_reaction", "bad_seat", "bad_stack_adjust", "bad_buy",
-    "illegal_action", "missing_cards", "bad_schedule", "bad_payouts", "room_error", "shoe_empty", "table_error", "too_many_copies", "http_error",
+    "bad_schedule", "bad_payouts",
+    "illegal_action", "missing_cards", "room_error", "shoe_empty", "table_error", "too_many_copies", "http_error",
 )
 
 STATUS: dict[str, int] = {
