@@ -34,10 +34,11 @@ class Played(NamedTuple):
 
 def play_sit_and_go(settings: SitAndGo, players: int, *, seed: int = 0, stack: int = 1500, decks: int = 2,
                     levels: Sequence[str] = ("beginner",), bot_pause: tuple[float, float] = (0.5, 1.5),
-                    on_event: Callable[[TableState, TableEvent], None] | None = None,
+                    on_event: Callable[[TableState, TableEvent], None] | None = None, lag: float = 0.0,
                     max_commands: int = 200_000) -> Played:
     """Play a sit-and-go of ``players`` to its end: the creator's seat plays the first of ``levels`` at once when
-    its turn comes, the bots (levels in turn) after their pause; hands, levels and breaks on the table's clock."""
+    its turn comes, the bots (levels in turn) after their pause; hands, levels and breaks on the table's clock.
+    ``lag``: seconds the server's timer comes late after each deadline."""
     rng = random.Random(seed)
     rules = RuleSet(decks=decks, seats=players, starting_stack=stack, time_bank=0)
     bots = tuple(levels[(i + 1) % len(levels)] for i in range(players - 1))
@@ -68,7 +69,7 @@ def play_sit_and_go(settings: SitAndGo, players: int, *, seed: int = 0, stack: i
         upcoming = due(state, now)
         if upcoming.command is None:
             assert upcoming.next is not None, "a sit-and-go that waits for nothing"
-            now = max(now, upcoming.next)
+            now = max(now, upcoming.next + dt.timedelta(seconds=lag))
             continue
         command = upcoming.command
         if isinstance(command, BotMove):
