@@ -1,0 +1,127 @@
+"""Sit-and-go tournaments headless (issue 46): a whole six-player bot tournament's wall time, the machine's CPU per
+move at a tournament table against a plain table, and a run of many tournaments with every invariant checked.
+
+Run:  ``.venv/bin/python benchmarks/bench_tournaments.py [--runs 1000] [--repeat 3] [--part whole,cpu,runs]``
+
+* ``whole``: wall time of a six-player tournament (five bots and the creator's seat played by a bot), each
+  preset's real schedule on the fake clock (target: under 10 s);
+* ``cpu``: process time of decide + fold per move (the write path's core; the store and the sockets are the
+  same for both kinds of table), six players, the same seeds, at a sit-and-go against a cash match of the same
+  seats and stacks (target: within 10 %);
+* ``runs``: ``--runs`` tournaments of 2 to 6 players (every preset, levels of one minute so that they end in few
+  hands), checking after every event that chips are conserved, and at the end that every player has a place and
+  the payouts add up to the prize pool. Prints failures; never asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from taiwan_poker.bots.sit_and_go import play_sit_and_go  # noqa: E402
+from taiwan_poker.tables import TableState, chips_conserved  # noqa: E402
+from taiwan_poker.tables.schedules import PRESET, PRESETS, SitAndGo, preset  # noqa: E402
+
+
+def whole(repeat: int) -> None:
+    print("whole six-player tournament, headless (target < 10 s)")
+    print(f"{'preset':<8} {'wall s (median)':>16} {'max s':>7} {'hands':>6} {'events':>7}")
+    for name in PRESETS:
+        walls, hands, events = [], [], []
+        for seed in range(repeat):
+            began = time.perf_counter()
+            played = play_sit_and_go(preset(name), 6, seed=seed, levels=("solid", "beginner", "solid"))
+            walls.append(time.perf_counter() - began)
+            hands.append(len(played.state.hands))
+            events.append(len(played.events))
+        print(f"{name:<8} {statistics.median(walls):>16.2f} {max(walls):>7.2f} {int(statistics.median(hands)):>6} "
+              f"{int(statistics.median(events)):>7}")
+
+
+def cpu(repeat: int) -> None:
+    print("\nCPU per move, decide + fold (target: a tournament within 10 % of a plain table)")
+    tournament = [0, 0.0]
+    cash = [0, 0.0]
+    for seed in range(repeat * 3):
+        t = play_sit_and_go(preset("regular"), 6, seed=seed, levels=("beginner",))
+        c = play_sit_and_go(None, 6, seed=seed, levels=("beginner",), max_hands=len(t.state.hands))
+        tournament[0] += t.moves
+        tournament[1] += t.move_seconds
+        cash[0] += c.moves
+        cash[1] += c.move_seconds
+    per_t = tournament[1] / tournament[0] * 1e6
+    per_c = cash[1] / cash[0] * 1e6
+    print(f"{'table':<12} {'moves':>7} {'µs / move':>10}")
+    print(f"{'sit-and-go':<12} {tournament[0]:>7} {per_t:>10.1f}")
+    print(f"{'cash match':<12} {cash[0]:>7} {per_c:>10.1f}")
+    print(f"ratio {per_t / per_c:.3f}")
+
+
+def quick(name: str) -> SitAndGo:
+    base = preset(name)
+    s = PRESET[name].schedule
+    return SitAndGo(type(s)(s.levels, 1, s.break_every, min(s.break_minutes, 1)), base.payouts, base.buy_in, name)
+
+
+def runs(count: int) -> None:
+    print(f"\n{count} headless tournaments of 2 to 6 players, every invariant checked")
+    failures: list[str] = []
+    fields: Counter[int] = Counter()
+    began = time.perf_counter()
+    hands = 0
+    for i in range(count):
+        players = 2 + i % 5
+        bad: list[str] = []
+
+        def check(state: TableState, event: Any, bad: list[str] = bad) -> None:
+            if not chips_conserved(state):
+                bad.append(f"chips not conserved after {type(event).__name__}")
+
+        try:
+            played = play_sit_and_go(quick(PRESETS[i % 3]), players, seed=10_000 + i, on_event=check,
+                                     levels=(("beginner", "solid", "strong")[i % 3], "beginner", "solid"))
+        except Exception as exc:  # a crash is a failure to report, not a reason to stop
+            failures.append(f"#{i}: {exc!r}")
+            continue
+        t = played.state.tournament
+        hands += len(played.state.hands)
+        if t is None or not t.finished:
+            bad.append("not finished")
+        elif sorted(p.member for p in t.places) != sorted(t.field) or len(t.field) != players:
+            bad.append("a player without a place")
+        elif sum(p.payout for p in t.places) != t.prize_pool:
+            bad.append("payouts do not add up")
+        fields[players] += 1
+        if bad:
+            failures.append(f"#{i} ({players} players): {bad[0]}")
+    wall = time.perf_counter() - began
+    print(f"finished {count - len(failures)} of {count} cleanly; fields {dict(sorted(fields.items()))}; "
+          f"{hands} hands; {wall:.0f} s ({wall / max(count, 1):.2f} s each)")
+    for line in failures[:20]:
+        print("FAIL", line)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", default="whole,cpu,runs")
+    parser.add_argument("--runs", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    parts = set(args.part.split(","))
+    if "whole" in parts:
+        whole(args.repeat)
+    if "cpu" in parts:
+        cpu(args.repeat)
+    if "runs" in parts:
+        runs(args.runs)
+
+
+if __name__ == "__main__":
+    main()
