@@ -186,10 +186,12 @@ def clock_view(state: TableState, seat: int | None, now: dt.datetime) -> dict[st
     deadline, its length and the seconds left; in a running hand, when the time bank of the player to act runs
     out too, and whether the viewer may press time-out."""
     timer = state.clock.turn
+    level = level_deadline(state)
+    levels = {"level_seconds_left": max(0.0, (level - now).total_seconds())} if level is not None else {}
     if timer is None or timer.deadline is None or timer.since is None:
-        return {"deadline": None, "seconds_left": None, "clock_total": None}
+        return {"deadline": None, "seconds_left": None, "clock_total": None, **levels}
     deadline = timer.deadline
-    out: dict[str, Any] = {
+    out: dict[str, Any] = {**levels,
         "deadline": deadline.isoformat(),
         "seconds_left": max(0.0, (deadline - now).total_seconds()),
         "clock_total": (deadline - timer.since).total_seconds(),
