@@ -400,8 +400,9 @@ def _add_bot(state: TableState, command: AddBot, rng: RandomSource | None) -> li
 
 
 def _remove_bot(state: TableState, command: RemoveBot, rng: RandomSource | None) -> list[TableEvent]:
-    _between_hands(state, command.member)
+    _creator(state, command.member, "only the table's creator may seat or remove bots")
     _stacks_fixed(state)
+    _between_hands(state, command.member)
     seat = command.seat
     occupant = state.seats[seat] if isinstance(seat, int) and 0 <= seat < len(state.seats) else None
     if occupant is None or occupant.bot is None:
@@ -450,8 +451,8 @@ def _resume(state: TableState, command: Resume, rng: RandomSource | None) -> lis
 
 def _remove_player(state: TableState, command: RemovePlayer, rng: RandomSource | None) -> list[TableEvent]:
     _host(state, command.member)
-    _between(state)
     _stacks_fixed(state)
+    _between(state)
     occupant = _occupant(state, command.seat)
     if occupant.member == state.host or occupant.member == command.member:
         raise TableError("the host cannot be removed (leave, or hand the role on first)", code="not_removable")
@@ -460,8 +461,8 @@ def _remove_player(state: TableState, command: RemovePlayer, rng: RandomSource |
 
 def _adjust_stack(state: TableState, command: AdjustStack, rng: RandomSource | None) -> list[TableEvent]:
     _host(state, command.member)
-    _between(state)
     _stacks_fixed(state)
+    _between(state)
     if not state.started:
         raise TableError("before the first hand, change the starting stack instead", code="table_not_started")
     occupant = _occupant(state, command.seat)

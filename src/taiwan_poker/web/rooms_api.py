@@ -76,11 +76,17 @@ class NewTable(NewRoom):
     rebuys: StrictBool = Field(False, description="rebuys and top-ups up to the starting stack, between hands")
     approval: StrictBool = Field(False, description="the host approves who sits (ask to sit)")
     spectator_chat: StrictBool = Field(False, description="spectators may read and write the table's chat")
+    tournament: dict[str, Any] | None = Field(
+        None, description="a sit-and-go (docs/tournaments.md): {\"preset\": \"turbo|regular|deep\"} and optionally "
+                          "minutes, ante_from, break_every, break_minutes, levels, payouts, buy_in; omitted: a cash "
+                          "match", examples=[{"preset": "turbo"}])
 
     def settings(self) -> dict[str, Any]:
-        out = {**super().settings(), "bots": self.bots, "level": self.level}
+        out = {**super().settings(), "bots": self.bots, "level": self.level, "tournament": self.tournament}
         out["options"] = {**out["options"], "rebuys": self.rebuys, "approval": self.approval,
                           "spectator_chat": self.spectator_chat}
+        if self.tournament is not None and "stack" not in self.model_fields_set:
+            out["stack"] = None  # the preset's
         return out
 
 
