@@ -14,7 +14,6 @@ from ..errors import TaiwanPokerError
 from ..rules import Action, ActionKind, RuleSet
 from .commands import TableOptions
 from .errors import TableError
-from .schedules import PRESET, SitAndGo, payouts_from, preset, preset_name, schedule_from, with_antes
 from .limits import (
     ACTION_CLOCK,
     ACTION_CLOCK_SECONDS,
@@ -33,6 +32,7 @@ from .limits import (
     STACK,
     TIME_BANK,
 )
+from .schedules import PRESET, SitAndGo, payouts_from, preset, preset_name, schedule_from, with_antes
 
 
 def whole(value: object, name: str, allowed: range, code: str) -> int:
