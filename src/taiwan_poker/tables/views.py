@@ -246,6 +246,32 @@ def tournament_view(state: TableState) -> dict[str, Any] | None:
     }
 
 
+def tournament_results(state: TableState) -> dict[str, Any] | None:
+    """A sit-and-go's results as anyone may read and share them (None at a cash table): every place so far with
+    its name, bot or member, payout; the hands played, the level reached, the field and the prize pool."""
+    t = state.tournament
+    if t is None:
+        return None
+    who = names(state)
+    bots = {s.member for s in state.seats if s is not None and s.bot is not None} | {d.member for d in state.departed
+                                                                                   if d.bot is not None}
+    placed = {p.member for p in t.places}
+    stacks = state.stacks()
+    alive = sorted((i for i, s in enumerate(state.seats) if s is not None and s.member in t.field
+                    and s.member not in placed), key=lambda i: -stacks[i])
+    still: list[dict[str, Any]] = [{"name": s.name, "seat": i, "place": None, "payout": None, "bot": s.bot is not None,
+                                    "stack": stacks[i]} for i in alive if (s := state.seats[i]) is not None]
+    return {
+        "preset": t.settings.preset, "finished": t.finished, "begun": t.begun, "field": len(t.field),
+        "buy_in": t.settings.buy_in, "prize_pool": t.prize_pool, "hands": len(state.hands), "level": t.level + 1,
+        "started": t.started.isoformat() if t.started is not None else None,
+        "places": [{"name": who.get(p.member, ""), "seat": p.seat, "place": p.place, "payout": p.payout,
+                    "bot": p.member in bots, "member": p.member} for p in sorted(t.places, key=lambda p: (p.place,
+                                                                                                        p.seat))]
+        + [{**x, "member": None} for x in still],
+    }
+
+
 SEAT_KEYS = ("you", "spectator", "creator", "left_match", "busted", "host", "cohost", "requested", "silenced",
              "may_buy", "straddle", "seed_sent")
 """The top-level keys of a view that differ by viewer (the rest is :func:`public_table_view`, and the hand's own

@@ -189,6 +189,18 @@ def back(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
     return _request(request, code, member, "back", {})
 
 
+@router.get("/api/rooms/{code}/results", tags=["rooms"])
+def results(request: Request, code: str) -> dict[str, Any]:
+    """A sit-and-go's results, public and shareable: places, payouts, hands played, the level reached."""
+    return services(request)[2].reads.results(code)
+
+
+@router.get("/api/tournaments", tags=["rooms"])
+def my_tournaments(request: Request, member: MemberDep) -> dict[str, Any]:
+    """The member's sit-and-gos, newest first, with their place and payout."""
+    return {"tournaments": services(request)[2].reads.tournaments(member)}
+
+
 @router.get("/api/rooms/{code}", tags=["rooms"])
 def room_state(request: Request, code: str, member: OptionalMember) -> dict[str, Any]:
     """The room as the caller may see it (a spectator: public information only)."""
