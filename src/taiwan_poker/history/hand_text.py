@@ -50,15 +50,18 @@ def _cards(cards: Sequence[Card | None]) -> str:
 
 
 def hand_text(events: Sequence[Mapping[str, Any]], *, names: Sequence[str], small_blind: int, big_blind: int,
-              decks: int, table: str, hand_no: int, viewer: int | None) -> str:
-    """One hand as text; ``viewer`` is the seat whose events these are (None: a spectator's)."""
+              decks: int, table: str, hand_no: int, viewer: int | None, event: str | None = None,
+              level: int | None = None) -> str:
+    """One hand as text; ``viewer`` is the seat whose events these are (None: a spectator's); a sit-and-go's hand
+    names its tournament (``event``) and blind level."""
     hand = replay(events)
     stacks = hand.start_stacks
     n = len(stacks)
     name = {s: names[s] or f"Seat {s + 1}" for s in range(n)}
     runs = hand.runs
     lines = [
-        f"Taiwan Poker Hand #{table}-{hand_no}: Hold'em No Limit ({small_blind}/{big_blind}) - {decks} decks",
+        f"Taiwan Poker Hand #{table}-{hand_no}: " + (f"{event}, Level {level} " if event is not None else "")
+        + f"Hold'em No Limit ({small_blind}/{big_blind}) - {decks} decks",
         f"Table '{table}' {n}-max Seat #{hand.button + 1} is the button",
     ]
     lines += [f"Seat {s + 1}: {name[s]} ({stacks[s]} in chips)" for s in range(n) if stacks[s] > 0]
