@@ -25,7 +25,7 @@ from .state import lang_of
 
 router = APIRouter(include_in_schema=False)
 MEMBER_JS = ("member.", "room.", "lobby.", "signin.", "history.", "action.", "coach.", "review.", "replay.", "export.",
-             "mine.", "log.")
+             "mine.", "log.", "sng.")
 GSI_CLIENT = "https://accounts.google.com/gsi/client"
 _CODE = re.compile(r"^[A-Za-z0-9]{1,16}$")
 

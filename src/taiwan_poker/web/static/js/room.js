@@ -9,6 +9,7 @@ import { setupChat, receiveChat, drawChat, pollChat } from "./room_chat.js";
 import { setupHost, drawHost } from "./room_host.js";
 import { setupBooks, drawBooks } from "./room_books.js";
 import { setupKeys, drawTurn } from "./room_keys.js";
+import { drawSng } from "./room_sng.js";
 import { mixText, mixAction, mixBars, reasonText } from "./coach_text.js";
 
 const $ = (id) => document.getElementById(id);
@@ -932,6 +933,7 @@ function draw() {
   drawCoach(myTurn);
   drawHost(s);
   drawBooks(s);
+  drawSng(s);
   drawChat(s);
   drawReviewLink();
   drawResult();
