@@ -48,3 +48,16 @@ def test_a_cash_table_has_no_results_page(app: FastAPI) -> None:
     r = client(app).get(f"/api/rooms/{code}/results")
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_tournament"
     assert a.get(f"/api/rooms/{code}").json()["tournament"] is None
+
+
+def test_a_guest_starts_a_sit_and_go_against_bots_from_the_home_page(app: FastAPI) -> None:
+    g = client(app)
+    for lang, word in (("zh-TW", "錦標賽・快速"), ("en", "Sit-and-go · turbo")):
+        home = g.get("/", headers={"Accept-Language": lang}).text
+        assert 'name="solo-format" value="turbo"' in home and word in home
+    assert g.post("/api/auth/guest", json={}).status_code == 200
+    g.headers["X-CSRF-Token"] = g.cookies["tp_csrf"]
+    r = g.post("/api/rooms", json={"seats": 6, "decks": 2, "bots": 5, "tournament": {"preset": "turbo"}})
+    assert r.status_code == 200, r.text
+    view = g.get(f"/api/rooms/{r.json()['code']}").json()
+    assert view["tournament"]["begun"] and view["tournament"]["field"] == 6 and view["status"] == "playing"
