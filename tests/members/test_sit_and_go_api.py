@@ -61,3 +61,14 @@ def test_a_guest_starts_a_sit_and_go_against_bots_from_the_home_page(app: FastAP
     assert r.status_code == 200, r.text
     view = g.get(f"/api/rooms/{r.json()['code']}").json()
     assert view["tournament"]["begun"] and view["tournament"]["field"] == 6 and view["status"] == "playing"
+
+
+def test_the_members_list_of_tables_names_a_sit_and_go_and_their_place(app: FastAPI) -> None:
+    a = client(app, "Alice")
+    body = {"decks": 2, "seats": 2, "bots": 1, "tournament": {"preset": "deep"}}
+    code = a.post("/api/rooms", json=body).json()["code"]
+    rooms = a.get("/api/rooms").json()["rooms"]
+    entry = next(r for r in rooms if r["code"] == code)
+    assert entry["tournament"] == {"preset": "deep", "finished": False, "field": 2, "place": None, "payout": None}
+    cash = a.post("/api/rooms", json={"decks": 2}).json()["code"]
+    assert next(r for r in a.get("/api/rooms").json()["rooms"] if r["code"] == cash)["tournament"] is None

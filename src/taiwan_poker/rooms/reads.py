@@ -36,6 +36,16 @@ def _id(member: Member | None) -> int | None:
     return member.id if member is not None else None
 
 
+def _my_tournament(state: TableState, member: int) -> dict[str, Any] | None:
+    """A sit-and-go as the member's list of tables shows it: its preset, whether it is over, their place."""
+    t = state.tournament
+    if t is None:
+        return None
+    mine = t.placed(member)
+    return {"preset": t.settings.preset, "finished": t.finished, "field": len(t.field),
+            "place": mine.place if mine else None, "payout": mine.payout if mine else None}
+
+
 class RoomReads:
     """What a member (or a visitor) may read of tables."""
 
@@ -221,6 +231,7 @@ class RoomReads:
                 continue
             seat = state.seat_of(member.id)
             hand = state.hand
+            entry["tournament"] = _my_tournament(state, member.id)
             entry.update(
                 players=[{"seat": i, "name": x.name} for i, x in enumerate(state.seats) if x is not None],
                 taken=sum(x is not None for x in state.seats), seated=seat is not None,

@@ -22,7 +22,10 @@ function drawRooms(rooms) {
   $("room-list").replaceChildren(...rooms.map((r) => {
     const names = r.players.map((p) => p.name).join(" · ");
     const when = new Date(r.updated_at);
+    const sng = r.tournament;  // a sit-and-go: its preset, and the member's place once they have one
     const meta = [
+      sng ? t("lobby.sng", { preset: t(`sng.preset.${sng.preset}`) }) : null,
+      sng && sng.place != null ? t("lobby.sng_place", { place: sng.place, payout: chips(sng.payout) }) : null,
       r.blinds && r.blinds[1] != null ? t("lobby.blinds_n", { sb: chips(r.blinds[0]), bb: chips(r.blinds[1]) }) : null,
       t("lobby.decks_n", { n: r.decks }),
       r.seated ? t("lobby.seated") : t("lobby.not_seated"),

@@ -9,7 +9,7 @@ import { setupChat, receiveChat, drawChat, pollChat } from "./room_chat.js";
 import { setupHost, drawHost } from "./room_host.js";
 import { setupBooks, drawBooks } from "./room_books.js";
 import { setupKeys, drawTurn } from "./room_keys.js";
-import { drawSng } from "./room_sng.js";
+import { drawSng, sngPlace } from "./room_sng.js";
 import { mixText, mixAction, mixBars, reasonText } from "./coach_text.js";
 
 const $ = (id) => document.getElementById(id);
@@ -840,6 +840,8 @@ function drawResult() {
   $("result-text").textContent = forfeit
     ? `${t("room.match_forfeit", { name: s.players.find((p) => p.seat === m.forfeit && p.left)?.name ?? nameOf(m.forfeit) ?? "?" })} ${summary}`
     : m.ended_by ? `${t("room.match_ended_by", { name: m.ended_by })} ${summary}` : summary;
+  const place = sngPlace(s);  // a sit-and-go: the viewer's place and payout
+  if (place) $("result-text").textContent += ` ${place}`;
   const player = s.you != null;
   $("rematch-btn").hidden = !player || Boolean(m.rematch);
   $("rematch-btn").disabled = busy;

@@ -42,3 +42,9 @@ export function drawSng(s) {
   tick();
   if (timer == null) timer = setInterval(tick, 1000);
 }
+
+// The viewer's finish, said under the match's result (a sit-and-go only): their place and payout.
+export function sngPlace(s) {
+  const mine = s.tournament?.places?.find((p) => p.seat === s.you);
+  return mine ? t("room.sng_place", { place: mine.place, payout: chips(mine.payout) }) : "";
+}
