@@ -20,6 +20,7 @@ from taiwan_poker.tables import (
     Act,
     AddBot,
     AdjustStack,
+    AnswerSeat,
     Back,
     BuyChips,
     ChangeRules,
@@ -328,6 +329,7 @@ def test_no_rebuys_top_ups_or_host_stack_changes_once_it_has_begun() -> None:
     assert t.refused(EndMatch(100)) == "tournament_running"
     assert t.refused(ChangeRules(100, dataclasses.replace(t.s.rules, big_blind=40))) == "tournament_blinds"
     assert t.refused(Join(200, "late")) == "tournament_started"
+    assert t.refused(AddBot(100, "beginner")) in ("tournament_started", "room_full")
     assert t.refused(SetTournament(100, preset("turbo"))) == "tournament_started"
 
 
@@ -411,3 +413,14 @@ def test_places_and_payouts_fold_from_the_log() -> None:
     assert again.tournament == t.s.tournament
     assert sorted(p.place for p in again.tournament.places) == [1, 2]  # type: ignore[union-attr]
     assert Place(t.t.places[0].member, t.t.places[0].seat, 1, 200) == t.t.places[0]
+
+
+def test_nobody_sits_down_once_it_has_begun_not_a_bot_nor_an_approved_request() -> None:
+    t = Sng(2, seats=4)
+    t.do(SetOptions(100, TableOptions(approval=True)))
+    t.do(Join(102, "P102"))  # asks to sit: the host approves who sits
+    request = t.s.requests[0].id
+    t.do(Deal(100))
+    assert t.refused(AddBot(100, "beginner")) == "tournament_started"
+    assert t.refused(AnswerSeat(100, request, True)) == "tournament_started"
+    assert t.s.chips_entered == 2 * 1500

@@ -173,6 +173,13 @@ def _tournament_table(seats: int, options: TableOptions | None) -> None:
         raise TableError("a sit-and-go has no rebuys or top-ups", code="tournament_stacks")
 
 
+def _registration_open(state: TableState) -> None:
+    """Nobody (player or bot) sits down at a sit-and-go once it has begun: their chips would enter mid-way."""
+    t = state.tournament
+    if t is not None and t.begun:
+        raise TableError("this sit-and-go has begun: registration is closed", code="tournament_started")
+
+
 def _stacks_fixed(state: TableState) -> None:
     """Once a sit-and-go has begun, nothing changes a stack but the cards: no rebuys, top-ups, adjustments, or
     chips taken off the table."""
@@ -387,6 +394,8 @@ def _between_hands(state: TableState, member: int) -> None:
 
 
 def _add_bot(state: TableState, command: AddBot, rng: RandomSource | None) -> list[TableEvent]:
+    _creator(state, command.member, "only the table's creator may seat or remove bots")
+    _registration_open(state)
     _between_hands(state, command.member)
     if command.level not in BOT_LEVELS:
         raise TableError(f"unknown bot level {command.level!r}: {', '.join(BOT_LEVELS)}", code="bad_level",
@@ -518,6 +527,7 @@ def _answer_seat(state: TableState, command: AnswerSeat, rng: RandomSource | Non
         return [SeatAnswered(request.id, False, command.member)]
     if state.over:
         raise TableError("this match is over", code="match_over")
+    _registration_open(state)
     try:
         seat = _free_seat(state, request.seat)
     except TableError as exc:
