@@ -88,3 +88,22 @@ def test_a_run_of_tournaments_of_two_to_six_players() -> None:
 
 def test_places_are_plain_records() -> None:
     assert Place(1, 0, 1, 100)._asdict() == {"member": 1, "seat": 0, "place": 1, "payout": 100}
+
+
+def test_heads_up_at_the_end_keeps_the_button_and_blind_rules_of_docs_rules_md() -> None:
+    """The big blind moves on one player with chips each hand, also when players bust and at the switch to
+    heads-up; heads-up the button posts the small blind."""
+    from taiwan_poker.rules.pots import clockwise_after
+
+    heads_up = 0
+    for seed, players in ((5, 4), (6, 6), (7, 3)):
+        state = play_sit_and_go(quick("turbo"), players, seed=seed).state
+        hands = state.hands
+        heads_up += sum(1 for h in hands if sum(1 for c in h.initial_stacks if c > 0) == 2)
+        for last, hand in zip(hands, hands[1:], strict=False):
+            stacks = hand.initial_stacks
+            expected = next(s for s in clockwise_after(last.bb_seat, len(stacks)) if stacks[s] > 0)
+            assert hand.bb_seat == expected, (last.hand_no, hand.hand_no)
+            if sum(1 for c in stacks if c > 0) == 2:
+                assert hand.button == hand.sb_seat, "heads-up the button posts the small blind"
+    assert heads_up > 0, "some went heads-up"
