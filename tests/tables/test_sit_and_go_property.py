@@ -5,6 +5,7 @@ the log that folds to the same results. (The 1,000-tournament run is benchmarks/
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -100,7 +101,7 @@ def test_heads_up_at_the_end_keeps_the_button_and_blind_rules_of_docs_rules_md()
         state = play_sit_and_go(quick("turbo"), players, seed=seed).state
         hands = state.hands
         heads_up += sum(1 for h in hands if sum(1 for c in h.initial_stacks if c > 0) == 2)
-        for last, hand in zip(hands, hands[1:], strict=False):
+        for last, hand in pairwise(hands):
             stacks = hand.initial_stacks
             expected = next(s for s in clockwise_after(last.bb_seat, len(stacks)) if stacks[s] > 0)
             assert hand.bb_seat == expected, (last.hand_no, hand.hand_no)
