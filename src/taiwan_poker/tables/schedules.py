@@ -124,12 +124,12 @@ class SitAndGo:
             raise TableError("a sit-and-go needs a schedule", code="bad_schedule", field="schedule")
         schedule = schedule_from(sched.get("levels"), sched.get("minutes"), sched.get("break_every", 0),
                                  sched.get("break_minutes", 0))
-        return cls(schedule, payouts_from(obj.get("payouts")), _whole(obj.get("buy_in", DEFAULT_BUY_IN), BUY_IN,
-                                                                     "bad_schedule", "buy_in"),
-                   preset_name(obj.get("preset", DEFAULT_PRESET)))
+        buy_in = whole_in(obj.get("buy_in", DEFAULT_BUY_IN), BUY_IN, "bad_schedule", "buy_in")
+        return cls(schedule, payouts_from(obj.get("payouts")), buy_in, preset_name(obj.get("preset", DEFAULT_PRESET)))
 
 
-def _whole(value: object, allowed: range, code: str, field: str) -> int:
+def whole_in(value: object, allowed: range, code: str, field: str) -> int:
+    """``value`` when it is a whole number in ``allowed`` (not a JSON ``true``), else ``code`` naming ``field``."""
     if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
         raise TableError(f"{field} must be a whole number from {allowed.start} to {allowed.stop - 1}, not {value!r}",
                          code=code, field=field)
@@ -157,9 +157,9 @@ def schedule_from(levels: object, minutes: object, break_every: object = 0, brea
             raise TableError("each level's blinds are 0 < small <= big, rising, with an ante of at most the big "
                              "blind", code="bad_schedule", field="levels")
         out.append(Level(small, big, ante))
-    every = _whole(break_every, range(0, MAX_LEVELS + 1), "bad_schedule", "break_every")
-    return Schedule(tuple(out), _whole(minutes, LEVEL_MINUTES, "bad_schedule", "minutes"), every,
-                    _whole(break_minutes, BREAK_MINUTES, "bad_schedule", "break_minutes"))
+    every = whole_in(break_every, range(0, MAX_LEVELS + 1), "bad_schedule", "break_every")
+    return Schedule(tuple(out), whole_in(minutes, LEVEL_MINUTES, "bad_schedule", "minutes"), every,
+                    whole_in(break_minutes, BREAK_MINUTES, "bad_schedule", "break_minutes"))
 
 
 def payouts_from(raw: object) -> tuple[tuple[int, ...], ...]:
@@ -196,4 +196,5 @@ def preset(name: str = DEFAULT_PRESET) -> SitAndGo:
 
 
 __all__ = ["BASE_LEVELS", "DEFAULT_PAYOUTS", "FIELD", "PRESET", "PRESETS", "Level", "Preset", "Schedule", "SitAndGo",
-           "Stage", "default_payouts", "payouts_from", "preset", "preset_name", "schedule_from", "with_antes"]
+           "Stage", "default_payouts", "payouts_from", "preset", "preset_name", "schedule_from", "whole_in",
+           "with_antes"]

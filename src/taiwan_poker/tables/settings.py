@@ -32,7 +32,7 @@ from .limits import (
     STACK,
     TIME_BANK,
 )
-from .schedules import PRESET, SitAndGo, payouts_from, preset, preset_name, schedule_from, with_antes
+from .schedules import PRESET, SitAndGo, payouts_from, preset, preset_name, schedule_from, whole_in, with_antes
 
 
 def whole(value: object, name: str, allowed: range, code: str) -> int:
@@ -139,7 +139,7 @@ def sit_and_go(obj: object) -> SitAndGo | None:
     levels: object = obj.get("levels", [list(level) for level in base.levels])
     ante_from = obj.get("ante_from")
     if ante_from is not None:
-        start = whole(ante_from, "ante_from", range(0, 41), "bad_schedule")
+        start = whole_in(ante_from, range(0, 41), "bad_schedule", "ante_from")
         if not isinstance(levels, list | tuple) or any(not isinstance(x, list | tuple) or len(x) < 2 for x in levels):
             raise TableError("a level is [small, big, ante]", code="bad_schedule", field="levels")
         levels = [list(x) for x in with_antes([(x[0], x[1]) for x in levels], start or None)]
@@ -148,7 +148,7 @@ def sit_and_go(obj: object) -> SitAndGo | None:
     default = preset(name)
     buy_in = obj.get("buy_in", default.buy_in)
     return SitAndGo(schedule, payouts_from(obj.get("payouts")),
-                    whole(buy_in, "buy_in", range(1, 1_000_001), "bad_schedule"), name)
+                    whole_in(buy_in, range(1, 1_000_001), "bad_schedule", "buy_in"), name)
 
 
 def sit_and_go_stack(obj: object) -> int:
