@@ -140,3 +140,38 @@ def test_a_guest_plays_a_six_player_sit_and_go_on_a_phone_and_shares_the_results
         assert problems == []
     finally:
         ctx.close()
+
+
+def test_members_register_for_a_sit_and_go_from_the_lobby_and_the_creator_starts_it(
+        clocked: tuple[str, FakeClock], browser: Any) -> None:
+    from .test_tables_e2e import Player
+
+    server, _ = clocked
+    host, friend = Player(browser, server, "阿明", PHONE), Player(browser, server, "小華", PHONE)
+    try:
+        p = host.page
+        p.goto(f"{server}/lobby")
+        p.wait_for_selector("#create-form")
+        p.check("input[name=seats][value='4']")
+        p.select_option("#create-format", "turbo")
+        with p.expect_request(lambda r: r.url.endswith("/api/rooms") and r.method == "POST") as req:
+            p.click("#create-room")
+        body = req.value.post_data_json
+        assert body["tournament"] == {"preset": "turbo"} and "stack" not in body and "blinds" not in body
+        p.wait_for_url("**/rooms/*")
+        code = p.inner_text("#room-code").strip()
+        p.wait_for_selector("#sng-bar[data-level='1']")
+        assert host.state(code)["stack"] == 1500
+        status, _ = friend.post(f"/api/rooms/{code}/join")  # registers by sitting down
+        assert status == 200
+        p.wait_for_selector("#deal-btn:not([hidden])")
+        p.click("#deal-btn")  # the creator starts it with two of four seats taken
+        p.wait_for_selector("#room[data-status='playing']")
+        s = host.state(code)
+        assert s["tournament"]["begun"] and s["tournament"]["field"] == 2 and s["tournament"]["prize_pool"] == 200
+        status, res = friend.post(f"/api/rooms/{code}/leave")  # leaving a running sit-and-go: away, not gone
+        assert status == 200
+        assert any(pl["name"] == "小華" and pl["away"] and not pl["left"] for pl in host.state(code)["players"])
+    finally:
+        host.close()
+        friend.close()

@@ -89,7 +89,14 @@ form?.addEventListener("submit", async (ev) => {
   try {
     // the home game's options (all off unless ticked): rebuys, ask to sit, spectators' chat and the hand's own
     const options = Object.fromEntries([...form.querySelectorAll("#create-options input[type=checkbox]")].map((b) => [b.name, b.checked]));
-    const created = await memberApi("/api/rooms", { method: "POST", body: { ...res.body, ...options } });
+    const body = { ...res.body, ...options };
+    const format = $("create-format")?.value || "cash";
+    if (format !== "cash") {  // a sit-and-go: its preset's stack and level 1's blinds (docs/tournaments.md)
+      body.tournament = { preset: format };
+      delete body.stack;
+      delete body.blinds;
+    }
+    const created = await memberApi("/api/rooms", { method: "POST", body });
     location.assign(created.url || `/rooms/${encodeURIComponent(created.code)}`);
   } catch (e) { showMessage($("create-error"), e); btn.disabled = false; }
 });
