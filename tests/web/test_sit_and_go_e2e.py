@@ -169,7 +169,7 @@ def test_members_register_for_a_sit_and_go_from_the_lobby_and_the_creator_starts
         p.wait_for_selector("#room[data-status='playing']")
         s = host.state(code)
         assert s["tournament"]["begun"] and s["tournament"]["field"] == 2 and s["tournament"]["prize_pool"] == 200
-        status, res = friend.post(f"/api/rooms/{code}/leave")  # leaving a running sit-and-go: away, not gone
+        status, _ = friend.post(f"/api/rooms/{code}/leave")  # leaving a running sit-and-go: away, not gone
         assert status == 200
         assert any(pl["name"] == "小華" and pl["away"] and not pl["left"] for pl in host.state(code)["players"])
     finally:
