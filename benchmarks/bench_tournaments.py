@@ -8,6 +8,9 @@ Run:  ``.venv/bin/python benchmarks/bench_tournaments.py [--runs 1000] [--repeat
 * ``cpu``: process time of decide + fold per move (the write path's core; the store and the sockets are the
   same for both kinds of table), six players, the same seeds, at a sit-and-go against a cash match of the same
   seats and stacks (target: within 10 %);
+* ``service``: the same through the room service's one write path (load, decide, append under the version check,
+  cache, publish) on a SQLite file: process time per write at a six-seat sit-and-go against a six-seat cash table,
+  the member checking or folding and five bots playing, the server's clock driven by ``due`` (target: within 10 %);
 * ``runs``: ``--runs`` tournaments of 2 to 6 players (every preset, levels of one minute so that they end in few
   hands), checking after every event that chips are conserved, and at the end that every player has a place and
   the payouts add up to the prize pool. Prints failures; never asserts.
@@ -64,6 +67,68 @@ def cpu(repeat: int) -> None:
     print(f"ratio {per_t / per_c:.3f}")
 
 
+def service(repeat: int) -> None:
+    import datetime as dt
+    import random
+    import tempfile
+
+    from taiwan_poker.rooms.service import RoomService
+    from taiwan_poker.rules.actions import ActionKind
+    from taiwan_poker.store import repo
+    from taiwan_poker.store.db import Database
+    from taiwan_poker.tables.timing import due
+
+    print("\nCPU per write through the room service, SQLite (target: a tournament within 10 % of a plain table)")
+    totals = {"sit-and-go": [0, 0.0], "cash match": [0, 0.0]}
+    for seed in range(repeat):
+        for kind in ("sit-and-go", "cash match"):
+            with tempfile.TemporaryDirectory() as tmp:
+                now = [dt.datetime(2026, 1, 5, 20, 0, tzinfo=dt.UTC)]
+                db = Database(f"sqlite:///{tmp}/tp.sqlite3")
+                db.migrate()
+                rng = random.Random(seed)
+                svc = RoomService(db, clock=lambda: now[0], bot_pause=(0.0, 0.0),
+                                  rng_factory=lambda: random.Random(rng.random()))
+                with db.transaction() as s:
+                    member = repo.create_local_member(s, "P1")
+                tournament = {"preset": "regular"} if kind == "sit-and-go" else None
+                code = svc.create_room(member, 2, 6, 1500, [10, 20], bots=5, level="beginner",
+                                       tournament=tournament)
+                writes, spent = 0, 0.0
+                for _ in range(5000):
+                    state = svc.reads.table_state(code)
+                    if state.over or len(state.hands) > 120:
+                        break
+                    hand = state.hand
+                    if hand is not None and not hand.complete and hand.to_act == state.seat_of(member.id):
+                        legal = hand.legal()
+                        move = {"kind": "check" if legal.allows(ActionKind.CHECK) else "fold"}
+                        began = time.process_time()
+                        applied = svc.act(code, member, move, state.version).applied
+                        spent += time.process_time() - began
+                        writes += applied
+                        continue
+                    upcoming = due(state, now[0])
+                    if upcoming.command is None:
+                        if upcoming.next is None:
+                            break
+                        now[0] = max(now[0], upcoming.next)
+                        continue
+                    began = time.process_time()
+                    applied = svc.play_bot(code)
+                    spent += time.process_time() - began
+                    writes += applied
+                totals[kind][0] += writes
+                totals[kind][1] += spent
+                db.dispose()
+    print(f"{'table':<12} {'writes':>7} {'µs / write':>11}")
+    per = {}
+    for kind, (writes, spent) in totals.items():
+        per[kind] = spent / max(writes, 1) * 1e6
+        print(f"{kind:<12} {writes:>7} {per[kind]:>11.0f}")
+    print(f"ratio {per['sit-and-go'] / per['cash match']:.3f}")
+
+
 def quick(name: str) -> SitAndGo:
     base = preset(name)
     s = PRESET[name].schedule
@@ -110,7 +175,7 @@ def runs(count: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", default="whole,cpu,runs")
+    parser.add_argument("--part", default="whole,cpu,service,runs")
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
@@ -119,6 +184,8 @@ def main() -> None:
         whole(args.repeat)
     if "cpu" in parts:
         cpu(args.repeat)
+    if "service" in parts:
+        service(args.repeat)
     if "runs" in parts:
         runs(args.runs)
 
