@@ -20,17 +20,13 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from taiwan_poker.bots.sit_and_go import play_sit_and_go  # noqa: E402
-from taiwan_poker.tables import TableState, chips_conserved  # noqa: E402
-from taiwan_poker.tables.schedules import PRESET, PRESETS, SitAndGo, preset  # noqa: E402
+from taiwan_poker.bots.sit_and_go import play_sit_and_go
+from taiwan_poker.tables import TableState, chips_conserved
+from taiwan_poker.tables.schedules import PRESET, PRESETS, SitAndGo, preset
 
 
 def whole(repeat: int) -> None:
