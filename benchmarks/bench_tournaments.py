@@ -83,8 +83,8 @@ def service(repeat: int) -> None:
                 db = Database(f"sqlite:///{tmp}/tp.sqlite3")
                 db.migrate()
                 rng = random.Random(seed)
-                svc = RoomService(db, clock=lambda: now[0], bot_pause=(0.0, 0.0),
-                                  rng_factory=lambda: random.Random(rng.random()))
+                svc = RoomService(db, clock=lambda now=now: now[0], bot_pause=(0.0, 0.0),
+                                  rng_factory=lambda rng=rng: random.Random(rng.random()))
                 with db.transaction() as s:
                     member = repo.create_local_member(s, "P1")
                 tournament = {"preset": "regular"} if kind == "sit-and-go" else None
