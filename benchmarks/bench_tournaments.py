@@ -19,6 +19,7 @@ Run:  ``.venv/bin/python benchmarks/bench_tournaments.py [--runs 1000] [--repeat
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from collections import Counter
@@ -31,17 +32,19 @@ from taiwan_poker.tables.schedules import PRESET, PRESETS, SitAndGo, preset
 
 def whole(repeat: int) -> None:
     print("whole six-player tournament, headless (target < 10 s)")
-    print(f"{'preset':<8} {'wall s (median)':>16} {'max s':>7} {'hands':>6} {'events':>7}")
+    print(f"{'preset':<8} {'wall s (median)':>16} {'max s':>7} {'CPU s (median)':>15} {'hands':>6} {'events':>7}")
     for name in PRESETS:
-        walls, hands, events = [], [], []
+        walls, cpus, hands, events = [], [], [], []
         for seed in range(repeat):
-            began = time.perf_counter()
+            began, began_cpu = time.perf_counter(), time.process_time()
             played = play_sit_and_go(preset(name), 6, seed=seed, levels=("solid", "beginner", "solid"))
             walls.append(time.perf_counter() - began)
+            cpus.append(time.process_time() - began_cpu)
             hands.append(len(played.state.hands))
             events.append(len(played.events))
-        print(f"{name:<8} {statistics.median(walls):>16.2f} {max(walls):>7.2f} {int(statistics.median(hands)):>6} "
-              f"{int(statistics.median(events)):>7}")
+        print(f"{name:<8} {statistics.median(walls):>16.2f} {max(walls):>7.2f} {statistics.median(cpus):>15.2f} "
+              f"{int(statistics.median(hands)):>6} {int(statistics.median(events)):>7}")
+    print(f"(load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores)")
 
 
 def cpu(repeat: int) -> None:
