@@ -613,6 +613,7 @@ def sample_events() -> list[Any]:
     from taiwan_poker.evaluate import DEFAULT_RANKING, hand_value
     from taiwan_poker.rules import events as he
     from taiwan_poker.tables import events as te
+    from taiwan_poker.tables.schedules import preset
 
     c = Card(12, 0, 2)
     hole = (Card(12, 0, 1), Card(12, 1, 1))
@@ -627,7 +628,7 @@ def sample_events() -> list[Any]:
         he.HandEnded((80, 120)), he.SeatFolded(1), he.StraddlePosted(1, 40), he.RunsOffered((0, 1)),
         he.RunsAnswered(1, True), he.RunsChosen(2), he.SecondBoard(he.Street.TURN, (c,)),
         he.RunShown(1, hole, board, DEFAULT_RANKING.category_of(value), value), he.ShowdownChoices(0, (1,)),
-        he.HandMucked(1), he.CardsShown(0, (c,)),
+        he.HandMucked(1), he.CardsShown(0, (c,)), he.AntePosted(0, 2),
     ]
     assert {type(e) for e in hand} == set(he.TYPE_NAMES), "one of each hand event type"
     table = [te.TableOpened(RuleSet(), 1), te.SettingsChanged(RuleSet()), te.PlayerSat(1, 2, "B", 100),
@@ -639,7 +640,9 @@ def sample_events() -> list[Any]:
              te.PlayerSilenced(2, True, 1),
              te.ChatDeleted(9, 2, 1), te.StraddleChosen(2, "always"), te.ServerSeedDrawn(1, "00" * 32),
              te.SeedCommitted(1, "11" * 32), te.SeedContributed(2, "22" * 16),
-             te.ShoeCommitted(1, "33" * 32, 104, (0,), ("22" * 16,)), te.SeedsRevealed(("00" * 32,))]
+             te.ShoeCommitted(1, "33" * 32, 104, (0,), ("22" * 16,)), te.SeedsRevealed(("00" * 32,)),
+             te.TournamentSet(preset("turbo"), 1), te.TournamentStarted((1, 2)), te.LevelRaised(1, 2, 15, 30, 0),
+             te.PlayersPlaced(3, (2,), (1,), (2,), (0,)), te.TournamentFinished((1, 2), (0, 1), (1, 2), (200, 0), 9, 3)]
     assert {type(e) for e in table} | {HandEvent} == set(te.DECLARED), "one of each table event type"
     return table + [HandEvent(1, e) for e in hand]
 

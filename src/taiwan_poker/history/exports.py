@@ -42,6 +42,8 @@ class HandRecord:
     events: list[dict[str, Any]]
     final: dict[str, Any]
     fairness: dict[str, Any] | None = None  # the cards this viewer saw, opened against the committed shoe
+    event: str | None = None  # a sit-and-go's hand: the tournament's name (PHH ``event``)
+    level: int | None = None  # ... and the blind level it was dealt at, from 1 (PHH ``level``)
 
     def to_json(self) -> dict[str, Any]:
         rules = self.rules
@@ -50,6 +52,8 @@ class HandRecord:
                "complete": self.complete, "final": self.final, "events": self.events}
         if self.fairness is not None:
             out["fairness"] = self.fairness
+        if self.event is not None:
+            out.update(event=self.event, level=self.level, ante=rules.ante)
         return out
 
 
@@ -59,19 +63,32 @@ def hand_record(state: TableState, table: str | None, member: int | None, index:
     seat = state.seat_in_hand(member, index)
     deal = next((d for d in state.deals if d.hand_no == hand.hand_no), None)  # None: dealt before issue 47
     fairness = fairness_record(hand.rules.decks, deal, hand, seat, state.revealed) if deal is not None else None
+    event, level = tournament_of(state, table, hand.rules.big_blind)
     return HandRecord(table=table, hand_no=hand.hand_no, seat=seat, names=names_in_hand(state, index),
                       rules=hand.rules, complete=hand.complete, events=hand_events(state, member, index),
-                      final=view(hand, seat), fairness=fairness)
+                      final=view(hand, seat), fairness=fairness, event=event, level=level)
+
+
+def tournament_of(state: TableState, table: str | None, big_blind: int) -> tuple[str | None, int | None]:
+    """A sit-and-go hand's tournament name and blind level (from 1; a schedule's big blinds rise, so the hand's
+    big blind names its level); (None, None) at a cash table."""
+    t = state.tournament
+    if t is None:
+        return None, None
+    levels = [i + 1 for i, lv in enumerate(t.settings.schedule.levels) if lv.big == big_blind]
+    name = f"Taiwan Poker sit-and-go {table}" if table else "Taiwan Poker sit-and-go"
+    return name, levels[0] if levels else None
 
 
 def _phh(r: HandRecord) -> str:
     return hand_phh(r.events, names=r.names, small_blind=r.rules.small_blind, big_blind=r.rules.big_blind,
-                    decks=r.rules.decks, table=r.table or "", hand_no=r.hand_no)
+                    decks=r.rules.decks, table=r.table or "", hand_no=r.hand_no, event=r.event, level=r.level)
 
 
 def _text(r: HandRecord) -> str:
     return hand_text(r.events, names=r.names, small_blind=r.rules.small_blind, big_blind=r.rules.big_blind,
-                     decks=r.rules.decks, table=r.table or "", hand_no=r.hand_no, viewer=r.seat)
+                     decks=r.rules.decks, table=r.table or "", hand_no=r.hand_no, viewer=r.seat, event=r.event,
+                     level=r.level)
 
 
 TEXT_FORMATS: dict[Format, tuple[Callable[[HandRecord], str], Callable[[Sequence[str]], str]]] = {

@@ -21,6 +21,7 @@ from ..cards import Card
 from ..rules.actions import ActionKind
 from ..rules.replay import (
     STREET_NAMES,
+    AntePost,
     BlindPost,
     ChipsBack,
     ExtraBurn,
@@ -49,15 +50,18 @@ def _cards(cards: Sequence[Card | None]) -> str:
 
 
 def hand_text(events: Sequence[Mapping[str, Any]], *, names: Sequence[str], small_blind: int, big_blind: int,
-              decks: int, table: str, hand_no: int, viewer: int | None) -> str:
-    """One hand as text; ``viewer`` is the seat whose events these are (None: a spectator's)."""
+              decks: int, table: str, hand_no: int, viewer: int | None, event: str | None = None,
+              level: int | None = None) -> str:
+    """One hand as text; ``viewer`` is the seat whose events these are (None: a spectator's); a sit-and-go's hand
+    names its tournament (``event``) and blind level."""
     hand = replay(events)
     stacks = hand.start_stacks
     n = len(stacks)
     name = {s: names[s] or f"Seat {s + 1}" for s in range(n)}
     runs = hand.runs
     lines = [
-        f"Taiwan Poker Hand #{table}-{hand_no}: Hold'em No Limit ({small_blind}/{big_blind}) - {decks} decks",
+        f"Taiwan Poker Hand #{table}-{hand_no}: " + (f"{event}, Level {level} " if event is not None else "")
+        + f"Hold'em No Limit ({small_blind}/{big_blind}) - {decks} decks",
         f"Table '{table}' {n}-max Seat #{hand.button + 1} is the button",
     ]
     lines += [f"Seat {s + 1}: {name[s]} ({stacks[s]} in chips)" for s in range(n) if stacks[s] > 0]
@@ -70,7 +74,9 @@ def hand_text(events: Sequence[Mapping[str, Any]], *, names: Sequence[str], smal
     dealt: list[str] = []  # the viewer's cards, written after the blinds as PokerStars does
     summary: list[str] = []
     for step in hand.steps:
-        if isinstance(step, BlindPost):
+        if isinstance(step, AntePost):
+            lines.append(f"{name[step.seat]}: posts the ante {step.amount}")
+        elif isinstance(step, BlindPost):
             lines.append(f"{name[step.seat]}: posts {'big' if step.big else 'small'} blind {step.amount}")
         elif isinstance(step, StraddlePost):
             lines.append(f"{name[step.seat]}: posts straddle {step.amount}")
@@ -80,7 +86,7 @@ def hand_text(events: Sequence[Mapping[str, Any]], *, names: Sequence[str], smal
                 dealt.append(f"Private burn of {name[step.seat]} {_cards([step.burn])}")
         elif isinstance(step, ExtraBurn) and step.seat == viewer:
             lines.append(f"Private burn of {name[step.seat]} {_cards([step.card])}")
-        elif not isinstance(step, BlindPost | StraddlePost | PrivateDeal | ExtraBurn) and not holes_dealt:
+        elif not isinstance(step, AntePost | BlindPost | StraddlePost | PrivateDeal | ExtraBurn) and not holes_dealt:
             lines += ["*** HOLE CARDS ***", *dealt]
             holes_dealt = True
         if isinstance(step, StreetAction):

@@ -60,6 +60,7 @@ from typing import Any
 from ..cards import Card
 from ..rules.actions import ActionKind
 from ..rules.replay import (
+    AntePost,
     BlindPost,
     Mucked,
     PotWon,
@@ -84,8 +85,10 @@ def _deck(card: Card | None) -> int:
 
 
 def hand_phh(events: Sequence[Mapping[str, Any]], *, names: Sequence[str], small_blind: int, big_blind: int,
-             decks: int, table: str = "", hand_no: int | None = None) -> str:
-    """One hand in PHH (TOML) from a viewer's events (``events_for``); ``names`` by seat, the blinds the hand's."""
+             decks: int, table: str = "", hand_no: int | None = None, event: str | None = None,
+             level: int | None = None) -> str:
+    """One hand in PHH (TOML) from a viewer's events (``events_for``); ``names`` by seat, the blinds the hand's;
+    a sit-and-go's hand names its tournament (PHH's ``event``) and blind level (``level``, from 1)."""
     hand = replay(events)
     stacks = hand.start_stacks
     n = len(stacks)
@@ -118,13 +121,17 @@ def hand_phh(events: Sequence[Mapping[str, Any]], *, names: Sequence[str], small
     deals = [f"d dh {player[s]} " + "".join(_face(c) for c in hole[s]) for s in order]
     fields: list[tuple[str, Any]] = [
         ("variant", "NT"),
-        ("antes", [0] * len(order)),
+        ("antes", _antes(hand, order)),
         ("blinds_or_straddles", _forced_bets(hand, order, small_blind, big_blind)),
         ("min_bet", big_blind),
         ("starting_stacks", [stacks[s] for s in order]),
         ("actions", deals + actions),
         ("players", [names[s] for s in order]),
     ]
+    if event is not None:
+        fields.append(("event", event))
+    if level is not None:
+        fields.append(("level", level))
     if hand_no is not None:
         fields.append(("hand", hand_no))
     if hand.end_stacks is not None:
@@ -180,7 +187,9 @@ class _Turns:
     def before(self, step: object) -> list[str]:
         """The actions to write before ``step`` for the players who left, and the turns moved on by it."""
         out: list[str] = []
-        if isinstance(step, BlindPost | StraddlePost):
+        if isinstance(step, AntePost):
+            self.stacks[step.seat] -= step.amount
+        elif isinstance(step, BlindPost | StraddlePost):
             self.stacks[step.seat] -= step.amount
             self.bets[step.seat] += step.amount
             self.last = step.seat
@@ -268,6 +277,12 @@ class _Turns:
 
 
 NOT_ASKED = "# not asked at our table: the hand went on without a player who left"
+
+
+def _antes(hand: VisibleHand, order: Sequence[int]) -> list[int]:
+    """``antes`` in PHH order: what each player posted (a short stack less than the ante)."""
+    posted = {step.seat: step.amount for step in hand.steps if isinstance(step, AntePost)}
+    return [posted.get(seat, 0) for seat in order]
 
 
 def _forced_bets(hand: VisibleHand, order: Sequence[int], small_blind: int, big_blind: int) -> list[int]:

@@ -26,7 +26,7 @@ from ..store.shares import share_token, shared_hand
 from ..strategy.seat import seat_view
 from ..tables import TableState, history, table_view
 from ..tables.timing import clock_view
-from ..tables.views import seat_fields
+from ..tables.views import seat_fields, tournament_results
 from .loader import QUARANTINED, Room, RoomError, RoomLoader, compact_json
 
 EV_REMEMBERED = 20_000  # finished hands' all-in EV results kept (a finished hand never changes)
@@ -34,6 +34,16 @@ EV_REMEMBERED = 20_000  # finished hands' all-in EV results kept (a finished han
 
 def _id(member: Member | None) -> int | None:
     return member.id if member is not None else None
+
+
+def _my_tournament(state: TableState, member: int) -> dict[str, Any] | None:
+    """A sit-and-go as the member's list of tables shows it: its preset, whether it is over, their place."""
+    t = state.tournament
+    if t is None:
+        return None
+    mine = t.placed(member)
+    return {"preset": t.settings.preset, "finished": t.finished, "field": len(t.field),
+            "place": mine.place if mine else None, "payout": mine.payout if mine else None}
 
 
 class RoomReads:
@@ -95,6 +105,35 @@ class RoomReads:
     def table_state(self, code: str) -> TableState:
         """The table's folded state as stored now (immutable: for read-only uses such as charts)."""
         return self.loader.locked_read(code).state
+
+    def results(self, code: str) -> dict[str, Any]:
+        """A sit-and-go's results, public (places, payouts, hands, level): ``not_tournament`` at a cash table."""
+        out = tournament_results(self.loader.locked_read(code).state)
+        if out is None:
+            raise RoomError("this table plays a cash match, not a sit-and-go", code="not_tournament")
+        for place in out["places"]:
+            place.pop("member", None)  # member numbers stay on the server
+        return {"code": code.upper(), **out}
+
+    def tournaments(self, member: Member) -> list[dict[str, Any]]:
+        """The member's sit-and-gos, newest first: each with its place and payout once they have one."""
+        with self.loader.db.transaction() as s:
+            rows = repo.rooms_of(s, member.id)
+        out = []
+        for row in rows:
+            try:
+                state = self.loader.locked_read(row.code).state
+            except RoomError:
+                continue
+            results = tournament_results(state)
+            if results is None:
+                continue
+            mine = next((p for p in results["places"] if p["member"] == member.id), None)
+            out.append({"code": row.code, "preset": results["preset"], "finished": results["finished"],
+                        "field": results["field"], "hands": results["hands"], "level": results["level"],
+                        "place": mine["place"] if mine else None, "payout": mine["payout"] if mine else None,
+                        "updated_at": row.updated_at.isoformat()})
+        return out
 
     def coach(self, code: str, member: Member) -> dict[str, Any]:
         """The coach's advice for the member's turn, from their seat's view only (None when it is not their turn)."""
@@ -193,6 +232,7 @@ class RoomReads:
                 continue
             seat = state.seat_of(member.id)
             hand = state.hand
+            entry["tournament"] = _my_tournament(state, member.id)
             entry.update(
                 players=[{"seat": i, "name": x.name} for i, x in enumerate(state.seats) if x is not None],
                 taken=sum(x is not None for x in state.seats), seated=seat is not None,

@@ -58,7 +58,15 @@ from ..tables.limits import (
     DEFAULT_TIME_BANK,
 )
 from ..tables.requests import table_request
-from ..tables.settings import bot_seats, hand_options, new_table_options, parse_action, table_rules
+from ..tables.settings import (
+    bot_seats,
+    hand_options,
+    new_table_options,
+    parse_action,
+    sit_and_go,
+    sit_and_go_stack,
+    table_rules,
+)
 from ..tables.state import Wait
 from ..tables.timing import BotMove, due
 from .bus import PushBus
@@ -218,19 +226,27 @@ class RoomService:
     # -- tables and seats -----------------------------------------------------------------------------------
 
     def create_room(self, member: Member, decks: object = DEFAULT_DECKS, seats: object = DEFAULT_SEATS,
-                    stack: object = DEFAULT_STACK, blinds: object = DEFAULT_BLINDS, bots: object = 0,
+                    stack: object | None = None, blinds: object = DEFAULT_BLINDS, bots: object = 0,
                     level: object = None, time_bank: object = DEFAULT_TIME_BANK,
-                    options: dict[str, Any] | None = None) -> str:
+                    options: dict[str, Any] | None = None, tournament: object = None) -> str:
         """A new table with the member in seat 0 (and ``bots`` bots of ``level`` beside them); returns its code.
         A table the bots fill deals its first hand at once; a guest's new table ends their last one.
-        ``options``: the hand's (straddle, run_twice, show_or_muck) and the table's (rebuys, approval, ...)."""
-        rules = table_rules(decks, seats, stack, blinds, self.action_clock, time_bank, **hand_options(options))
+        ``options``: the hand's (straddle, run_twice, show_or_muck) and the table's (rebuys, approval, ...).
+        ``tournament``: a sit-and-go's settings (:func:`~taiwan_poker.tables.settings.sit_and_go`; the stack None
+        takes its preset's); None: a cash match."""
+        sng = sit_and_go(tournament)
+        if sng is not None:
+            stack = sit_and_go_stack(tournament) if stack is None else stack
+            blinds = list(sng.schedule.levels[0][:2])
+        rules = table_rules(decks, seats, DEFAULT_STACK if stack is None else stack, blinds, self.action_clock,
+                            time_bank, **hand_options(options))
         previous: list[str] = []
         if member.guest:
             with self.db.transaction() as s:
                 previous = repo.open_rooms_created_by(s, member.id)
         opened = self._write(None, member, Open(rules, member.id, member.display_name, bot_seats(bots, rules, level),
-                                                member.guest, new_table_options(options), self.bot_pause))
+                                                member.guest, new_table_options(options), self.bot_pause,
+                                                tournament=sng))
         for old in previous:
             self.leave(old, member)
         return opened.room.row.code
@@ -272,8 +288,9 @@ class RoomService:
             return state.rematch
         decide(state, Rematch(member.id, ""))  # refused (not a player, not over) before any table is opened
         bots = tuple(x.bot for x in state.seats if x is not None and x.bot is not None)
+        settings = state.tournament.settings if state.tournament is not None else None
         opened = self._write(None, member, Open(state.rules, member.id, member.display_name, bots, member.guest,
-                                                bot_pause=self.bot_pause))
+                                                bot_pause=self.bot_pause, tournament=settings))
         new_code = opened.room.row.code
         pointed = self._write(code, member, Rematch(member.id, new_code))
         if not pointed.applied and pointed.room.state.rematch not in (None, new_code):
@@ -332,7 +349,7 @@ class RoomService:
         self.loader.evict_idle()
         now = self.clock()
         with self.db.transaction() as s:
-            listed = repo.due_rooms(s, now, ("playing", "rebuys"))
+            listed = repo.due_rooms(s, now, ("playing", "rebuys", "paused"))  # paused: a sit-and-go's break ends
         changed = []
         for _room_id, code, _deadline in listed:
             try:

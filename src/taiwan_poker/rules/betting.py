@@ -66,9 +66,16 @@ class Betting:
 
     # -- transitions (called only when an event is applied) -------------------------------------------
 
+    def post_ante(self, seat: int, amount: int) -> None:
+        """Dead money: in the pot (``contrib``), not in the street's bets."""
+        self.stacks[seat] -= amount
+        if amount and self.stacks[seat] == 0:
+            self.active -= 1
+        self.contrib[seat] += amount
+
     def post_blind(self, seat: int, amount: int, big: bool) -> None:
         self.stacks[seat] -= amount
-        if self.stacks[seat] == 0:
+        if amount and self.stacks[seat] == 0:  # (a blind of 0: all in on the ante already)
             self.active -= 1
         self.bets[seat] += amount
         self.contrib[seat] += amount

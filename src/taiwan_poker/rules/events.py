@@ -71,6 +71,14 @@ class BlindPosted(NamedTuple):
     big: bool
 
 
+class AntePosted(NamedTuple):
+    """A dealt-in player's ante (a tournament's, from its level on), posted before the blinds: dead money in the
+    pot, no part of the bet to call (a short stack posts what it has and is all in)."""
+
+    seat: int
+    amount: int
+
+
 class ActionTaken(NamedTuple):
     """A decision: ``amount`` chips added, bringing the seat's street total ``to``."""
 
@@ -223,7 +231,7 @@ class SeatFolded(NamedTuple):
 Event = (
     HandStarted | ShoeDrawn | PrivateCards | BlindPosted | ActionTaken | PrivateBurn | DealerBurn | BoardDealt
     | ChipsReturned | HandShown | PotAwarded | HandEnded | SeatFolded | StraddlePosted | RunsOffered | RunsAnswered
-    | RunsChosen | SecondBoard | RunShown | ShowdownChoices | HandMucked | CardsShown
+    | RunsChosen | SecondBoard | RunShown | ShowdownChoices | HandMucked | CardsShown | AntePosted
 )
 
 TYPE_NAMES: dict[type[Any], str] = {
@@ -234,6 +242,7 @@ TYPE_NAMES: dict[type[Any], str] = {
     StraddlePosted: "straddle_posted", RunsOffered: "runs_offered", RunsAnswered: "runs_answered",
     RunsChosen: "runs_chosen", SecondBoard: "second_board", RunShown: "run_shown",
     ShowdownChoices: "showdown_choices", HandMucked: "hand_mucked", CardsShown: "cards_shown",
+    AntePosted: "ante_posted",
 }
 AUDIENCE: dict[type[Any], Audience] = {  # every type named: nothing defaults to everyone
     HandStarted: Audience.EVERYONE, ShoeDrawn: Audience.NOBODY, PrivateCards: Audience.SEAT,
@@ -244,7 +253,7 @@ AUDIENCE: dict[type[Any], Audience] = {  # every type named: nothing defaults to
     RunsAnswered: Audience.EVERYONE, RunsChosen: Audience.EVERYONE, SecondBoard: Audience.EVERYONE,
     RunShown: Audience.EVERYONE, ShowdownChoices: Audience.EVERYONE,
     HandMucked: Audience.EVERYONE,  # that a hand was mucked, never its cards
-    CardsShown: Audience.EVERYONE,
+    CardsShown: Audience.EVERYONE, AntePosted: Audience.EVERYONE,
 }
 EVENT_TYPES: dict[str, type[Any]] = {name: cls for cls, name in TYPE_NAMES.items()}
 

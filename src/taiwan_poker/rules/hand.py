@@ -26,6 +26,7 @@ from .actions import CHECK, FOLD, Action, ActionKind, IllegalActionError, Legal
 from .betting import Betting
 from .events import (
     ActionTaken,
+    AntePosted,
     BlindPosted,
     BoardDealt,
     CardsShown,
@@ -193,14 +194,22 @@ class Hand:
             on_private(private)
             events.append(private)
         small, big = rules.small_blind, rules.big_blind
+        left = stacks
+        if rules.ante:
+            left = list(stacks)
+            for seat in players:
+                ante = AntePosted(seat, min(rules.ante, left[seat]))
+                hand._on_ante(ante)
+                events.append(ante)
+                left[seat] -= ante.amount
         for blind in (
-            BlindPosted(sb, small if small < stacks[sb] else stacks[sb], False),
-            BlindPosted(bb, big if big < stacks[bb] else stacks[bb], True),
+            BlindPosted(sb, small if small < left[sb] else left[sb], False),
+            BlindPosted(bb, big if big < left[bb] else left[bb], True),
         ):
             hand._on_blind(blind)
             events.append(blind)
         straddles = rules.straddle if straddle is None else straddle and rules.straddle
-        if straddles and len(players) >= 3 and stacks[players[2]] >= 2 * big:  # a full straddle or none
+        if straddles and len(players) >= 3 and left[players[2]] >= 2 * big:  # a full straddle or none
             posted = StraddlePosted(players[2], 2 * big)
             hand._on_straddle(posted)
             events.append(posted)
@@ -523,6 +532,9 @@ class Hand:
         self._burns[ev.seat] = [ev.burn]
         self._pos += 3
 
+    def _on_ante(self, ev: AntePosted) -> None:
+        self.betting.post_ante(ev.seat, ev.amount)
+
     def _on_blind(self, ev: BlindPosted) -> None:
         self.betting.post_blind(ev.seat, ev.amount, ev.big)
         if ev.big:
@@ -806,4 +818,5 @@ _APPLY: dict[type[Any], Callable[[Hand, Any], None]] = {
     ShowdownChoices: Hand._on_choices,
     HandMucked: Hand._on_mucked,
     CardsShown: Hand._on_cards_shown,
+    AntePosted: Hand._on_ante,
 }

@@ -42,6 +42,13 @@ class BlindPost(NamedTuple):
     big: bool
 
 
+class AntePost(NamedTuple):
+    """An ante: dead money in the pot, before the blinds (no part of the street's bet level)."""
+
+    seat: int
+    amount: int
+
+
 class StraddlePost(NamedTuple):
     """Under the gun's live straddle (two big blinds), posted after the blinds; it sets the preflop bet level."""
 
@@ -171,7 +178,7 @@ class ShownAfter(NamedTuple):
 
 Step: TypeAlias = (
     BlindPost | PrivateDeal | ExtraBurn | StreetAction | SeatLeft | StreetDealt | ChipsBack | ShownHand | PotWon
-    | StraddlePost | SecondDealt | SecondShown | Mucked | ShownAfter
+    | StraddlePost | SecondDealt | SecondShown | Mucked | ShownAfter | AntePost
 )
 
 
@@ -323,6 +330,11 @@ def replay(events: Iterable[Mapping[str, Any]]) -> VisibleHand:
             bets[seat] += amount
             if bets[seat] > level:
                 level = bets[seat]
+        elif kind == "ante_posted":
+            seat, amount = e["seat"], e["amount"]
+            steps.append(AntePost(seat, amount))
+            stacks[seat] -= amount
+            contributed[seat] += amount
         elif kind == "board_dealt":
             street = _STREET_INDEX[e["street"]]
             steps.append(StreetDealt(street, _cards(e["cards"])))

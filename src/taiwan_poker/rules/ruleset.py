@@ -73,6 +73,7 @@ class RuleSet:
     straddle: bool = False  # under the gun posts a live straddle of 2 big blinds (3 or more players, not limit)
     run_twice: bool = False  # an all-in before the river may be run twice when every player still in agrees
     show_or_muck: bool = False  # at showdown, hands that cannot win may be mucked (else every hand is shown)
+    ante: int = 0  # every dealt-in player's ante before the blinds (a sit-and-go's, from its level on)
 
     def __post_init__(self) -> None:
         if isinstance(self.decks, bool) or not isinstance(self.decks, int) or not MIN_DECKS <= self.decks <= MAX_DECKS:
@@ -85,6 +86,9 @@ class RuleSet:
         if isinstance(self.time_bank, bool) or not isinstance(self.time_bank, int) or self.time_bank < 0:
             raise RuleSetError(f"time_bank must be a whole number of seconds, not {self.time_bank!r}",
                                field="time_bank")
+        if isinstance(self.ante, bool) or not isinstance(self.ante, int) or not 0 <= self.ante <= self.big_blind:
+            raise RuleSetError(f"ante must be a whole number from 0 to the big blind, not {self.ante!r}",
+                               field="ante")
         for name in _OPTIONS:
             if not isinstance(getattr(self, name), bool):
                 raise RuleSetError(f"{name} must be true or false, not {getattr(self, name)!r}", field=name)
@@ -125,7 +129,7 @@ class RuleSet:
         """A JSON object that :meth:`from_json` turns back into an equal rule set (the options added by issue 23
         only when on, so a rule set without them is written exactly as before)."""
         return {k: (v.value if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()
-                if not (k in _OPTIONS and v is False)}
+                if not (k in _OPTIONS and v is False) and not (k == "ante" and v == 0)}
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> RuleSet:

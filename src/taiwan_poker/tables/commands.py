@@ -18,6 +18,7 @@ from typing import NamedTuple, TypeVar, cast
 from ..rules.actions import Action
 from ..rules.ruleset import RuleSet
 from .limits import BOT_PAUSE_SECONDS
+from .schedules import SitAndGo
 
 
 class TableOptions(NamedTuple):
@@ -44,6 +45,7 @@ class Open(NamedTuple):
     options: TableOptions | None = None
     bot_pause: tuple[float, float] = BOT_PAUSE_SECONDS  # the shell's pace for this table's bots (0, 0 in tests)
     at: dt.datetime | None = None
+    tournament: SitAndGo | None = None  # a sit-and-go (docs/tournaments.md); None: a cash match
 
 
 class Configure(NamedTuple):
@@ -258,6 +260,25 @@ class DeleteChat(NamedTuple):
     at: dt.datetime | None = None
 
 
+# --- a sit-and-go (docs/tournaments.md) ----------------------------------------------------------------------
+
+
+class SetTournament(NamedTuple):
+    """The host changes the sit-and-go's schedule, payouts or buy-in before the first hand."""
+
+    member: int
+    settings: SitAndGo
+    at: dt.datetime | None = None
+
+
+class RaiseLevel(NamedTuple):
+    """The server (``member`` None) moves the level clock on once its deadline has passed (the next blind
+    level, or a break's start or end); refused before."""
+
+    member: int | None
+    at: dt.datetime | None = None
+
+
 # --- a player's own choices ----------------------------------------------------------------------------------
 
 
@@ -299,7 +320,7 @@ Command = (
     | SetCoach
     | Pause | Resume | RemovePlayer | AdjustStack | ChangeRules | SetOptions | AnswerSeat | HandHost | NameCohost
     | Silence | DeleteChat | BuyChips | AnswerRuns | ShowOrMuck | ShowCards | Straddle
-    | ContributeSeed
+    | ContributeSeed | SetTournament | RaiseLevel
 )
 
 C = TypeVar("C", bound=Command)

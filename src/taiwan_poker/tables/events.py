@@ -30,8 +30,10 @@ from .commands import TableOptions
 from .errors import TableError
 from .fair import DealSeeds
 from .limits import BOT_PAUSE_SECONDS
+from .schedules import SitAndGo
 from .state import Departed, LogItem, SeatRequest, SeatState, TableState
 from .timing import tick
+from .tournament import Place, Tournament
 
 E = TypeVar("E")
 LOG_FORMAT = 2  # v1 was the heads-up room service's ad-hoc payloads (see :mod:`.upgrade`)
@@ -254,7 +256,16 @@ class CoachSet(NamedTuple):
 
 
 def _paused(state: TableState, event: TablePaused | TableResumed) -> TableState:
-    return replace(state, paused_by=event.by if isinstance(event, TablePaused) else None)
+    """A sit-and-go's level clock stops while the host's pause lasts: on resuming, level 1's start (and so every
+    deadline) moves on by the pause's length."""
+    t = state.tournament
+    started, paused_at = (t.started, t.paused_at) if t is not None else (None, None)
+    if t is not None and started is not None and event.at is not None:
+        if isinstance(event, TablePaused) and paused_at is None:
+            t = replace(t, paused_at=event.at)
+        elif isinstance(event, TableResumed) and paused_at is not None:
+            t = replace(t, started=started + (event.at - paused_at), paused_at=None)
+    return replace(state, paused_by=event.by if isinstance(event, TablePaused) else None, tournament=t)
 
 
 @declare("table_paused", Audience.EVERYONE, log=LogLine(("log.table_paused",), _no_fields), evolve=_paused)
@@ -534,6 +545,119 @@ class RematchOpened(NamedTuple):
     at: dt.datetime | None = None
 
 
+# --- a sit-and-go (docs/tournaments.md) ----------------------------------------------------------------------
+
+
+def _with_level(state: TableState, t: Tournament) -> TableState:
+    """The table's rules at the level in force (the next hand is dealt at it; the running one keeps its own)."""
+    level = t.blinds()
+    rules = state.rules
+    if (rules.small_blind, rules.big_blind, rules.ante) != tuple(level):
+        rules = replace(rules, small_blind=level.small, big_blind=level.big, ante=level.ante)
+    return replace(state, tournament=t, rules=rules)
+
+
+def _tournament_set(state: TableState, event: TournamentSet) -> TableState:
+    return _with_level(state, Tournament(event.settings))
+
+
+@declare("tournament_set", Audience.EVERYONE, log=None, evolve=_tournament_set)
+class TournamentSet(NamedTuple):
+    """The table is a sit-and-go with these settings (schedule, payouts, buy-in); ``by``: the host who set or
+    changed them (before the first hand)."""
+
+    settings: SitAndGo
+    by: int | None = None
+    at: dt.datetime | None = None
+
+
+def _tournament_started(state: TableState, event: TournamentStarted) -> TableState:
+    t = state.tournament
+    assert t is not None
+    return replace(state, tournament=replace(t, started=event.at, field=event.field, begun=True))
+
+
+@declare("tournament_started", Audience.EVERYONE, log=None, evolve=_tournament_started)
+class TournamentStarted(NamedTuple):
+    """The first hand is dealt: level 1's clock starts now, and ``field`` (members, in seat order) are the
+    entrants."""
+
+    field: tuple[int, ...]
+    at: dt.datetime | None = None
+
+
+def _level_raised(state: TableState, event: LevelRaised) -> TableState:
+    t = state.tournament
+    assert t is not None
+    return _with_level(state, replace(t, stage=event.stage))
+
+
+@declare("level_raised", Audience.EVERYONE, evolve=_level_raised, log=LogLine(
+    ("log.break_started", "log.level_raised"), pick="on_break",
+    fields=lambda e, c: {"level": e.level, "small": e.small, "big": e.big, "ante": e.ante}))
+class LevelRaised(NamedTuple):
+    """The level clock moved on to ``stage``: blind level ``level`` (from 1) with its blinds and ante, dealt from
+    the next hand, or a break (``on_break``: no hand is dealt until it ends; the level shown is the one before)."""
+
+    stage: int
+    level: int
+    small: int
+    big: int
+    ante: int
+    on_break: bool = False
+    at: dt.datetime | None = None
+
+
+def _places(event: PlayersPlaced | TournamentFinished) -> tuple[Place, ...]:
+    return tuple(Place(*p) for p in zip(event.members, event.seats, event.places, event.payouts, strict=True))
+
+
+def _players_placed(state: TableState, event: PlayersPlaced) -> TableState:
+    t = state.tournament
+    assert t is not None
+    return replace(state, tournament=replace(t, places=(*t.places, *_places(event))))
+
+
+def _placed_fields(event: PlayersPlaced, context: LogContext) -> dict[str, Any]:
+    return {"players": ", ".join(f"{context.names.get(m, '')} #{p}" for m, p in zip(event.members, event.places,
+                                                                                     strict=True)),
+            "place": min(event.places)}
+
+
+@declare("players_placed", Audience.EVERYONE, log=LogLine(("log.players_placed",), _placed_fields),
+         evolve=_players_placed)
+class PlayersPlaced(NamedTuple):
+    """Players busted in hand ``hand_no``: each member's seat, place (tied players share the best of theirs) and
+    payout (play points), by their stacks at the start of that hand."""
+
+    hand_no: int
+    members: tuple[int, ...]
+    seats: tuple[int, ...]
+    places: tuple[int, ...]
+    payouts: tuple[int, ...]
+    at: dt.datetime | None = None
+
+
+def _tournament_finished(state: TableState, event: TournamentFinished) -> TableState:
+    t = state.tournament
+    assert t is not None
+    return replace(state, tournament=replace(t, places=_places(event), finished=True))
+
+
+@declare("tournament_finished", Audience.EVERYONE, evolve=_tournament_finished, log=LogLine(
+    ("log.tournament_won",), lambda e, c: {"name": c.names.get(e.members[0], ""), "payout": e.payouts[0]}))
+class TournamentFinished(NamedTuple):
+    """One player holds every chip: the results, every entrant's place and payout, the winner first."""
+
+    members: tuple[int, ...]
+    seats: tuple[int, ...]
+    places: tuple[int, ...]
+    payouts: tuple[int, ...]
+    hands: int
+    level: int
+    at: dt.datetime | None = None
+
+
 # --- provable fairness (issue 47; tables/fair.py, docs/fairness.md) ---------------------------------------------
 
 
@@ -617,7 +741,7 @@ TableEvent = (
     | RematchOpened | CoachSet | TimeBankUsed | TablePaused | TableResumed | StackAdjusted | RulesChanged
     | OptionsSet | SeatRequested | SeatAnswered | HostChanged | CohostSet | ChipsBought | PlayerSilenced
     | ChatDeleted | StraddleChosen | ServerSeedDrawn | SeedCommitted | SeedContributed | ShoeCommitted
-    | SeedsRevealed
+    | SeedsRevealed | TournamentSet | TournamentStarted | LevelRaised | PlayersPlaced | TournamentFinished
 )
 BY_NAME: dict[str, type[Any]] = {d.name: cls for cls, d in DECLARED.items()}
 
@@ -698,7 +822,7 @@ def event_to_json(event: TableEvent) -> dict[str, Any]:
     the time as ISO 8601."""
     out: dict[str, Any] = {"v": LOG_FORMAT, "type": declared(event).name}
     for name, value in zip(event._fields, event, strict=True):
-        if isinstance(value, RuleSet):
+        if isinstance(value, RuleSet | SitAndGo):
             out[name] = value.to_json()
         elif name == "event":
             out[name] = hand_events.event_to_json(value)  # type: ignore[arg-type]
@@ -735,6 +859,8 @@ def event_from_json(obj: dict[str, Any], stored: dt.datetime | None = None) -> T
 def _field_from_json(name: str, raw: Any) -> Any:
     if name == "rules":
         return RuleSet.from_json(raw)
+    if name == "settings":
+        return SitAndGo.from_json(raw)
     if name == "event":
         return hand_events.event_from_json(raw)
     if name == "at":

@@ -30,6 +30,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..cards import Card, RandomSource, live_rng
@@ -60,12 +61,14 @@ from .commands import (
     NameCohost,
     Open,
     Pause,
+    RaiseLevel,
     Rematch,
     RemoveBot,
     RemovePlayer,
     Resume,
     SetCoach,
     SetOptions,
+    SetTournament,
     ShowCards,
     ShowOrMuck,
     Silence,
@@ -81,6 +84,7 @@ from .events import (
     CohostSet,
     HandEvent,
     HostChanged,
+    LevelRaised,
     MatchEnded,
     OptionsSet,
     PlayerAway,
@@ -88,6 +92,7 @@ from .events import (
     PlayerLeft,
     PlayerSat,
     PlayerSilenced,
+    PlayersPlaced,
     RematchOpened,
     RulesChanged,
     SeatAnswered,
@@ -105,12 +110,17 @@ from .events import (
     TablePaused,
     TableResumed,
     TimeBankUsed,
+    TournamentFinished,
+    TournamentSet,
+    TournamentStarted,
     evolve,
     fold,
 )
 from .limits import AWAY_AFTER_TIMEOUTS, BOT_LEVELS, SEATS, STACK, STACK_CONFIRM_TIMES, STRADDLE_CHOICES
+from .schedules import FIELD, SitAndGo
 from .state import SeatState, TableState, Wait
 from .timing import bank_left, over_clock, ran_out, time_out_from
+from .tournament import Tournament, next_deadline, place_busted, stage_at, winner_place
 
 # --- decide -----------------------------------------------------------------------------------------------------
 
@@ -138,8 +148,11 @@ def _open(command: Open, rng: RandomSource | None) -> list[TableEvent]:
     rules = command.rules
     if command.guest and len(command.bots) != rules.seats - 1:
         raise TableError("a guest plays against bots only: fill every other seat with a bot", code="guest_solo_only")
-    events: list[TableEvent] = [TableOpened(rules, command.member, command.guest, command.bot_pause),
-                                PlayerSat(0, command.member, command.name, rules.starting_stack)]
+    events: list[TableEvent] = [TableOpened(rules, command.member, command.guest, command.bot_pause)]
+    if command.tournament is not None:
+        _tournament_table(rules.seats, command.options)
+        events.append(TournamentSet(command.tournament, command.member))
+    events.append(PlayerSat(0, command.member, command.name, rules.starting_stack))
     if command.options is not None and command.options != TableOptions():
         events.append(_options_event(command.options, command.member))
     events += _seed_for(1, rng if rng is not None else live_rng())  # hand 1's server seed, committed first
@@ -149,6 +162,30 @@ def _open(command: Open, rng: RandomSource | None) -> list[TableEvent]:
         events += more
         state = fold(more, state)
     return events + settle(state, rng, deal_when_full=True)
+
+
+def _tournament_table(seats: int, options: TableOptions | None) -> None:
+    """A sit-and-go seats 2 to 6 and allows no rebuys or top-ups."""
+    if seats not in FIELD:
+        raise TableError(f"a sit-and-go seats {FIELD.start} to {FIELD.stop - 1} players", code="bad_seats",
+                         low=FIELD.start, high=FIELD.stop - 1)
+    if options is not None and options.rebuys:
+        raise TableError("a sit-and-go has no rebuys or top-ups", code="tournament_stacks")
+
+
+def _registration_open(state: TableState) -> None:
+    """Nobody (player or bot) sits down at a sit-and-go once it has begun: their chips would enter mid-way."""
+    t = state.tournament
+    if t is not None and t.begun:
+        raise TableError("this sit-and-go has begun: registration is closed", code="tournament_started")
+
+
+def _stacks_fixed(state: TableState) -> None:
+    """Once a sit-and-go has begun, nothing changes a stack but the cards: no rebuys, top-ups, adjustments, or
+    chips taken off the table."""
+    t = state.tournament
+    if t is not None and t.begun:
+        raise TableError("in a sit-and-go only the cards change a stack", code="tournament_stacks")
 
 
 def _act(state: TableState, command: Act, rng: RandomSource | None) -> list[TableEvent]:
@@ -210,6 +247,8 @@ def _end_match(state: TableState, command: EndMatch, rng: RandomSource | None) -
         _host(state, command.member)
         if not state.started:
             raise TableError("the match has not started", code="table_not_started")
+        if state.tournament is not None:
+            raise TableError("a sit-and-go ends when one player holds every chip", code="tournament_running")
         _between(state)
     holders = state.with_chips()
     return [MatchEnded(holders[0] if len(holders) == 1 else None, command.member)]
@@ -237,7 +276,12 @@ def _configure(state: TableState, command: Configure, rng: RandomSource | None) 
     if taken and max(taken) >= command.rules.seats:
         raise TableError("fewer seats than the players already seated", code="bad_seats",
                          low=max(taken) + 1, high=SEATS.stop - 1)
-    return [SettingsChanged(command.rules, command.member)]
+    rules = command.rules
+    if state.tournament is not None:  # the schedule sets the blinds
+        _tournament_table(rules.seats, None)
+        level = state.tournament.blinds()
+        rules = replace(rules, small_blind=level.small, big_blind=level.big, ante=level.ante)
+    return [SettingsChanged(rules, command.member)]
 
 
 def _set_coach(state: TableState, command: SetCoach, rng: RandomSource | None) -> list[TableEvent]:
@@ -311,6 +355,8 @@ def _join(state: TableState, command: Join, rng: RandomSource | None) -> list[Ta
         raise TableError("this is a guest's solo table", code="guest_table")
     if state.over:
         raise TableError("this match is over", code="match_over")
+    if state.tournament is not None and state.tournament.begun:
+        raise TableError("this sit-and-go has begun: registration is closed", code="tournament_started")
     seat = _free_seat(state, command.seat)
     returning = state.started and any(d.member == command.member for d in state.departed)
     if returning or (state.options.approval and not state.is_host(command.member)):
@@ -348,6 +394,8 @@ def _between_hands(state: TableState, member: int) -> None:
 
 
 def _add_bot(state: TableState, command: AddBot, rng: RandomSource | None) -> list[TableEvent]:
+    _creator(state, command.member, "only the table's creator may seat or remove bots")
+    _registration_open(state)
     _between_hands(state, command.member)
     if command.level not in BOT_LEVELS:
         raise TableError(f"unknown bot level {command.level!r}: {', '.join(BOT_LEVELS)}", code="bad_level",
@@ -361,6 +409,8 @@ def _add_bot(state: TableState, command: AddBot, rng: RandomSource | None) -> li
 
 
 def _remove_bot(state: TableState, command: RemoveBot, rng: RandomSource | None) -> list[TableEvent]:
+    _creator(state, command.member, "only the table's creator may seat or remove bots")
+    _stacks_fixed(state)
     _between_hands(state, command.member)
     seat = command.seat
     occupant = state.seats[seat] if isinstance(seat, int) and 0 <= seat < len(state.seats) else None
@@ -375,6 +425,9 @@ def _leave(state: TableState, command: Leave, rng: RandomSource | None) -> list[
     hand = state.hand
     occupant = state.seats[seat]
     assert occupant is not None
+    t = state.tournament
+    if t is not None and t.begun and not state.over and state.stacks()[seat] > 0:
+        return [] if occupant.away else [PlayerAway(seat)]  # blinded off, never removed: they may come back
     behind = occupant.stack
     if hand is not None and not hand.complete and seat in hand.players:
         fork = hand.fork()
@@ -407,6 +460,7 @@ def _resume(state: TableState, command: Resume, rng: RandomSource | None) -> lis
 
 def _remove_player(state: TableState, command: RemovePlayer, rng: RandomSource | None) -> list[TableEvent]:
     _host(state, command.member)
+    _stacks_fixed(state)
     _between(state)
     occupant = _occupant(state, command.seat)
     if occupant.member == state.host or occupant.member == command.member:
@@ -416,6 +470,7 @@ def _remove_player(state: TableState, command: RemovePlayer, rng: RandomSource |
 
 def _adjust_stack(state: TableState, command: AdjustStack, rng: RandomSource | None) -> list[TableEvent]:
     _host(state, command.member)
+    _stacks_fixed(state)
     _between(state)
     if not state.started:
         raise TableError("before the first hand, change the starting stack instead", code="table_not_started")
@@ -438,6 +493,9 @@ def _change_rules(state: TableState, command: ChangeRules, rng: RandomSource | N
     _host(state, command.member)
     _between(state)
     old, new = state.rules, command.rules
+    if state.tournament is not None \
+            and (old.small_blind, old.big_blind, old.ante) != (new.small_blind, new.big_blind, new.ante):
+        raise TableError("a sit-and-go's blinds follow its schedule", code="tournament_blinds")
     if (old.decks, old.seats, old.starting_stack) != (new.decks, new.seats, new.starting_stack):
         raise TableError("the decks, seats and starting stack are fixed once the first hand is dealt",
                          code="table_started")
@@ -449,6 +507,8 @@ def _set_options(state: TableState, command: SetOptions, rng: RandomSource | Non
     if state.over:
         raise TableError("this match is over", code="match_over")
     options = TableOptions(*(bool(x) for x in command.options))
+    if state.tournament is not None and options.rebuys:
+        raise TableError("a sit-and-go has no rebuys or top-ups", code="tournament_stacks")
     if options.reveal != state.options.reveal and state.started:
         raise TableError("whether the seeds are revealed is settled before the first hand", code="table_started")
     return [] if options == state.options else [_options_event(options, command.member)]
@@ -467,6 +527,7 @@ def _answer_seat(state: TableState, command: AnswerSeat, rng: RandomSource | Non
         return [SeatAnswered(request.id, False, command.member)]
     if state.over:
         raise TableError("this match is over", code="match_over")
+    _registration_open(state)
     try:
         seat = _free_seat(state, request.seat)
     except TableError as exc:
@@ -542,6 +603,8 @@ def _delete_chat(state: TableState, command: DeleteChat, rng: RandomSource | Non
 
 def _buy_chips(state: TableState, command: BuyChips, rng: RandomSource | None) -> list[TableEvent]:
     seat = _seated(state, command.member)
+    if state.tournament is not None:
+        raise TableError("a sit-and-go has no rebuys or top-ups", code="tournament_stacks")
     if not state.options.rebuys:
         raise TableError("the host does not allow rebuys or top-ups at this table", code="no_rebuys")
     if state.over:
@@ -600,6 +663,61 @@ def _contribute_seed(state: TableState, command: ContributeSeed, rng: RandomSour
     return [] if dict(state.player_seeds).get(command.member) == seed else [SeedContributed(command.member, seed.hex())]
 
 
+# --- a sit-and-go (docs/tournaments.md) ----------------------------------------------------------------------
+
+
+def _set_tournament(state: TableState, command: SetTournament, rng: RandomSource | None) -> list[TableEvent]:
+    """The host changes a sit-and-go's schedule, payouts or buy-in before the first hand."""
+    _creator(state, command.member, "only the table's host may change its settings")
+    if state.tournament is None:
+        raise TableError("this table plays a cash match, not a sit-and-go", code="not_tournament")
+    if state.started:
+        raise TableError("this sit-and-go has begun: its settings are fixed", code="tournament_started")
+    if not isinstance(command.settings, SitAndGo):
+        raise TableError("a sit-and-go's settings are an object", code="bad_schedule", field="settings")
+    return [] if command.settings == state.tournament.settings else [TournamentSet(command.settings, command.member)]
+
+
+def _raise_level(state: TableState, command: RaiseLevel, rng: RandomSource | None) -> list[TableEvent]:
+    """The server moves the level clock on once the running level (or break) has run its minutes: to the stage
+    the clock is at, at the command's time (levels that ran out meanwhile are passed over)."""
+    t = state.tournament
+    if command.member is not None:
+        raise TableError("the blinds rise by the table's clock", code="not_host")
+    end = next_deadline(t) if t is not None and not state.over else None
+    if t is None or end is None or command.at is None or command.at < end:
+        raise TableError("the level's time has not run out yet", code="clock_running", bank=0)
+    stage = stage_at(t, command.at)
+    moved = replace(t, stage=stage)
+    level = moved.blinds()
+    return [LevelRaised(stage, moved.level + 1, level.small, level.big, level.ante, moved.on_break)]
+
+
+def _tournament_consequence(state: TableState, t: Tournament) -> list[TableEvent]:
+    """After a sit-and-go's hand: the players it busted are placed; when one player holds every chip, the
+    results, and the match's end."""
+    hand = state.hand
+    if t.finished or hand is None:
+        return []
+    placed = {p.member for p in t.places}
+    busted = [(i, s.member, hand.initial_stacks[i]) for i, s in enumerate(state.seats)
+              if s is not None and s.stack == 0 and s.member in t.field and s.member not in placed]
+    holders = state.with_chips()
+    if busted:
+        places = place_busted(t, busted, len(holders), hand.button, len(state.seats))
+        return [PlayersPlaced(hand.hand_no, tuple(p.member for p in places), tuple(p.seat for p in places),
+                              tuple(p.place for p in places), tuple(p.payout for p in places))]
+    if len(holders) != 1:
+        return []
+    occupant = state.seats[holders[0]]
+    assert occupant is not None
+    everyone = (winner_place(t, holders[0], occupant.member), *sorted(t.places, key=lambda p: p.place))
+    return [TournamentFinished(tuple(p.member for p in everyone), tuple(p.seat for p in everyone),
+                               tuple(p.place for p in everyone), tuple(p.payout for p in everyone), len(state.hands),
+                               t.level + 1),
+            MatchEnded(holders[0])]
+
+
 Handler = Callable[[TableState, Any, RandomSource | None], list[TableEvent]]
 HANDLERS: dict[type[Any], Handler] = {  # every command but Open, which starts a table instead of changing one
     Join: _join, Leave: _leave, Act: _act, TimeOut: _time_out, Deal: _deal_command, EndMatch: _end_match,
@@ -609,7 +727,7 @@ HANDLERS: dict[type[Any], Handler] = {  # every command but Open, which starts a
     ChangeRules: _change_rules, SetOptions: _set_options, AnswerSeat: _answer_seat, HandHost: _hand_host,
     NameCohost: _name_cohost, Silence: _silence, DeleteChat: _delete_chat, BuyChips: _buy_chips,
     AnswerRuns: _answer_runs, ShowOrMuck: _show_or_muck, ShowCards: _show_cards, Straddle: _straddle,
-    ContributeSeed: _contribute_seed,
+    ContributeSeed: _contribute_seed, SetTournament: _set_tournament, RaiseLevel: _raise_level,
 }
 
 
@@ -627,7 +745,13 @@ def _deal(state: TableState, member: int | None, rng: RandomSource | None, at: d
             raise TableError("the table's host deals the first hand", code="not_creator")
     if state.paused_by is not None:
         raise TableError("the host paused the table", code="host_paused")
-    if len(state.present()) < 2 or not state.members_present():
+    t = state.tournament
+    if t is not None and t.on_break:
+        raise TableError("the sit-and-go is on a break", code="tournament_break")
+    if t is not None and t.begun:  # away players are blinded off: the sit-and-go deals on
+        if len(state.with_chips()) < 2:
+            raise TableError("fewer than two players hold chips", code="table_paused")
+    elif len(state.present()) < 2 or not state.members_present():
         raise TableError("fewer than two players are here; the table waits", code="table_paused")
     if member is None and not ran_out(state, Wait.DEAL, at):
         raise TableError("the showdown pause is not over yet", code="clock_running", bank=0)
@@ -647,6 +771,9 @@ def _dealt(state: TableState, rng: RandomSource | None) -> list[TableEvent]:
     source = rng if rng is not None else live_rng()
     hand_no = len(state.hands) + 1
     events: list[TableEvent] = []
+    t = state.tournament
+    if t is not None and not t.begun:  # the first hand: level 1's clock starts, the entrants are fixed
+        events.append(TournamentStarted(tuple(s.member for s in state.seats if s is not None and s.stack > 0)))
     if state.seed_next is None or state.seed_next[0] != hand_no:  # a table from before: commit its seed now
         events += _seed_for(hand_no, source)
     stacks = [s.stack if s is not None else 0 for s in state.seats]
@@ -751,6 +878,8 @@ def _next_consequence(state: TableState, rng: RandomSource | None, deal_when_ful
         return []
     if state.over:
         return _reveal(state)
+    if state.started and state.tournament is not None:
+        return _tournament_consequence(state, state.tournament)
     if state.started:
         holders = state.with_chips()
         rebuying = state.options.rebuys and bool(state.busted_members())  # a busted member may buy back in

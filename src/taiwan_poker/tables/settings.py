@@ -32,6 +32,7 @@ from .limits import (
     STACK,
     TIME_BANK,
 )
+from .schedules import PRESET, SitAndGo, payouts_from, preset, preset_name, schedule_from, whole_in, with_antes
 
 
 def whole(value: object, name: str, allowed: range, code: str) -> int:
@@ -118,6 +119,44 @@ def new_table_options(options: dict[str, Any] | None) -> TableOptions:
     return table_options({name: value for name, value in (options or {}).items() if name not in HAND_OPTIONS})
 
 
+SIT_AND_GO_KEYS = ("preset", "minutes", "ante_from", "break_every", "break_minutes", "levels", "payouts", "buy_in")
+
+
+def sit_and_go(obj: object) -> SitAndGo | None:
+    """A new sit-and-go's settings as a client sends them: a preset (turbo, regular, deep) and any of its parts
+    changed: ``minutes`` a level, antes from level ``ante_from`` (0: none), breaks, ``levels`` ([small, big] or
+    [small, big, ante]), ``payouts`` ({"6": [50, 30, 20], ...}) and ``buy_in``. None: a cash match."""
+    if obj is None:
+        return None
+    if not isinstance(obj, dict):
+        raise TableError("a sit-and-go's settings are an object", code="bad_schedule", field="settings")
+    unknown = set(obj) - set(SIT_AND_GO_KEYS)
+    if unknown:
+        raise TableError(f"a sit-and-go's settings are {', '.join(SIT_AND_GO_KEYS)}", code="bad_schedule",
+                         field=", ".join(sorted(unknown)))
+    name = preset_name(obj.get("preset", "regular"))
+    base = PRESET[name].schedule
+    levels: object = obj.get("levels", [list(level) for level in base.levels])
+    ante_from = obj.get("ante_from")
+    if ante_from is not None:
+        start = whole_in(ante_from, range(0, 41), "bad_schedule", "ante_from")
+        if not isinstance(levels, list | tuple) or any(not isinstance(x, list | tuple) or len(x) < 2 for x in levels):
+            raise TableError("a level is [small, big, ante]", code="bad_schedule", field="levels")
+        levels = [list(x) for x in with_antes([(x[0], x[1]) for x in levels], start or None)]
+    schedule = schedule_from(levels, obj.get("minutes", base.minutes), obj.get("break_every", base.break_every),
+                             obj.get("break_minutes", base.break_minutes))
+    default = preset(name)
+    buy_in = obj.get("buy_in", default.buy_in)
+    return SitAndGo(schedule, payouts_from(obj.get("payouts")),
+                    whole_in(buy_in, range(1, 1_000_001), "bad_schedule", "buy_in"), name)
+
+
+def sit_and_go_stack(obj: object) -> int:
+    """The starting stack a sit-and-go's preset is made for."""
+    name = obj.get("preset", "regular") if isinstance(obj, dict) else "regular"
+    return PRESET[preset_name(name)].stack
+
+
 def parse_action(obj: object) -> Action:
     """``{"kind": "raise", "to": 120}`` → :class:`Action`; anything malformed is ``bad_action``/``bad_amount``."""
     if not isinstance(obj, dict):
@@ -153,4 +192,4 @@ def bot_seats(bots: object, rules: RuleSet, level: object = None) -> tuple[str, 
 
 
 __all__ = ["bot_level", "bot_seats", "changed_rules", "flag", "hand_options", "new_table_options", "parse_action",
-           "table_options", "table_rules", "whole"]
+           "sit_and_go", "sit_and_go_stack", "table_options", "table_rules", "whole"]

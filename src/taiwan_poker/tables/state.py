@@ -18,6 +18,7 @@ from .commands import TableOptions
 from .fair import DealSeeds
 from .ledger import Account
 from .limits import BOT_PAUSE_SECONDS
+from .tournament import Tournament
 
 if TYPE_CHECKING:
     from .events import TableEvent
@@ -79,6 +80,7 @@ class Wait(StrEnum):
     CHOICE = "choice"
     DEAL = "deal"
     REBUYS = "rebuys"
+    LEVEL = "level"  # a sit-and-go's next blind level (or the end of its break)
 
 
 class Timer(NamedTuple):
@@ -94,8 +96,8 @@ class Timer(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class Clock:
     """Every deadline of a table, kept by :func:`~.events.evolve` from the time each event carries
-    (:func:`~.timing.tick`): the turn's timer, one wait at a time. (A tournament's blind levels would run a
-    timer of their own beside it.)"""
+    (:func:`~.timing.tick`): the turn's timer, one wait at a time. (A sit-and-go's blind levels run on a clock
+    of their own beside it, :attr:`TableState.tournament`.)"""
 
     turn: Timer | None = None
 
@@ -157,6 +159,7 @@ class TableState:
     revealed: bool = False  # the server's seeds were revealed (the match is over)
     clock: Clock = Clock()  # every deadline: the action clock, a bot's pause, a choice, the next hand, a rebuy
     bot_pause: tuple[float, float] = BOT_PAUSE_SECONDS  # how long this table's bots pause before a move, at least/most
+    tournament: Tournament | None = None  # a sit-and-go's settings, blind level and places (None: a cash match)
 
     @property
     def chips_entered(self) -> int:
@@ -267,11 +270,19 @@ class TableState:
             return Phase.OVER
         if not self.started:
             return Phase.WAITING
+        if self.tournament is not None:  # away players are blinded off: the bots and they play on
+            return Phase.PLAYING if self.hand_running or self.may_deal_tournament() else Phase.PAUSED
         if self.hand_running or (len(self.present()) >= 2 and self.members_present() and self.paused_by is None):
             return Phase.PLAYING
         if self.waiting_for_rebuys():
             return Phase.REBUYS
         return Phase.PAUSED
+
+    def may_deal_tournament(self) -> bool:
+        """A sit-and-go deals on while two players hold chips, present or not, unless paused or on a break."""
+        t = self.tournament
+        return t is not None and not t.finished and len(self.with_chips()) >= 2 and self.paused_by is None \
+            and not t.on_break
 
     def waiting_for_rebuys(self) -> bool:
         """Between hands, the match goes on only if a busted member rebuys: fewer than two hold chips, or no

@@ -24,9 +24,10 @@ import datetime as dt
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from .commands import Deal, EndMatch, TimeOut
+from .commands import Deal, EndMatch, RaiseLevel, TimeOut
 from .limits import CHOICE_SECONDS, NEXT_HAND_SECONDS, REBUY_WAIT_SECONDS, SERVER_GRACE_SECONDS
 from .state import Clock, Phase, TableState, Timer, Wait
+from .tournament import next_deadline
 
 SERVER_GRACE = dt.timedelta(seconds=SERVER_GRACE_SECONDS)
 
@@ -42,7 +43,7 @@ class Due(NamedTuple):
     table's running wait falls due (passed already when ``command`` is there; None: nothing falls due by
     itself), with what it waits for (``wait``)."""
 
-    command: TimeOut | Deal | EndMatch | BotMove | None
+    command: TimeOut | Deal | EndMatch | BotMove | RaiseLevel | None
     next: dt.datetime | None
     wait: Wait | None
 
@@ -57,7 +58,7 @@ def waiting(state: TableState) -> tuple[Wait, tuple[object, ...], float] | None:
     if phase is not Phase.PLAYING or hand is None:
         return None
     if hand.complete:
-        return Wait.DEAL, (hand.hand_no,), NEXT_HAND_SECONDS
+        return Wait.DEAL, (hand.hand_no,), 0 if _bots_alone(state) else NEXT_HAND_SECONDS
     pending = hand.pending
     if pending is not None:
         return Wait.CHOICE, (hand.hand_no, pending.kind), CHOICE_SECONDS
@@ -71,9 +72,17 @@ def waiting(state: TableState) -> tuple[Wait, tuple[object, ...], float] | None:
     return Wait.ACT, key, state.rules.action_clock
 
 
+def _bots_alone(state: TableState) -> bool:
+    """A sit-and-go whose members have all busted: its bots play it out without pauses."""
+    return state.tournament is not None and not state.members_hold_chips()
+
+
 def bot_pause(state: TableState) -> float:
     """The pause of a bot whose turn begins now: within the table's ``bot_pause`` bounds, varied from turn to turn
-    by the table's version (a fixed scramble, so that folding the log again gives the same deadline)."""
+    by the table's version (a fixed scramble, so that folding the log again gives the same deadline); none once
+    bots alone play a sit-and-go out."""
+    if _bots_alone(state):
+        return 0.0
     low, high = state.bot_pause
     spread = (state.version * 2654435761) % 2**32 / 2**32  # Knuth's multiplicative hash: even over [0, 1)
     return low + (high - low) * spread
@@ -131,8 +140,25 @@ def ran_out(state: TableState, wait: Wait, at: dt.datetime | None) -> bool:
     return end is not None and at >= end
 
 
+def level_deadline(state: TableState) -> dt.datetime | None:
+    """When a sit-and-go's level clock next moves on (None: no sit-and-go, the last level, paused, over)."""
+    t = state.tournament
+    return None if t is None or state.over else next_deadline(t)
+
+
 def due(state: TableState, at: dt.datetime) -> Due:
-    """What the server applies at ``at`` and when the table next needs it (see :class:`Due`)."""
+    """What the server applies at ``at`` and when the table next needs it (see :class:`Due`): a sit-and-go's
+    level clock first, then the turn's timer."""
+    level = level_deadline(state)
+    if level is not None and at >= level:
+        return Due(RaiseLevel(None, at), level, Wait.LEVEL)
+    turn = _turn_due(state, at)
+    if level is not None and turn.command is None and (turn.next is None or level < turn.next):
+        return Due(None, level, Wait.LEVEL)
+    return turn
+
+
+def _turn_due(state: TableState, at: dt.datetime) -> Due:
     timer = state.clock.turn
     if timer is None or timer.deadline is None:
         return Due(None, None, None)
@@ -160,10 +186,12 @@ def clock_view(state: TableState, seat: int | None, now: dt.datetime) -> dict[st
     deadline, its length and the seconds left; in a running hand, when the time bank of the player to act runs
     out too, and whether the viewer may press time-out."""
     timer = state.clock.turn
+    level = level_deadline(state)
+    levels = {"level_seconds_left": max(0.0, (level - now).total_seconds())} if level is not None else {}
     if timer is None or timer.deadline is None or timer.since is None:
-        return {"deadline": None, "seconds_left": None, "clock_total": None}
+        return {"deadline": None, "seconds_left": None, "clock_total": None, **levels}
     deadline = timer.deadline
-    out: dict[str, Any] = {
+    out: dict[str, Any] = {**levels,
         "deadline": deadline.isoformat(),
         "seconds_left": max(0.0, (deadline - now).total_seconds()),
         "clock_total": (deadline - timer.since).total_seconds(),

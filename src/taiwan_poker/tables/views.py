@@ -17,7 +17,9 @@ from ..rules.views import events_for, public_view, seat_part, view
 from .events import PlayerSilenced, SeatRequested, log_entry
 from .ledger import ledger
 from .machine import legal_for, next_under_the_gun
+from .schedules import FIELD
 from .state import Phase, TableState
+from .tournament import next_deadline, payout_amounts
 
 LOG_IN_VIEW = 50  # the newest entries of the table's log in every view (all of them: GET .../log)
 
@@ -181,6 +183,7 @@ def public_table_view(state: TableState) -> dict[str, Any]:
         "fairness": fairness_summary(state),
         "waiting_for": waiting_for(state),
         "log": table_log(state)[-LOG_IN_VIEW:],
+        "tournament": tournament_view(state),
     }
     hand = state.hand
     if hand is not None:
@@ -207,6 +210,66 @@ def public_table_view(state: TableState) -> dict[str, Any]:
             "bought_in": state.bought_in, "rebought": state.rebought, "adjusted": state.adjusted,
         }
     return out
+
+
+def tournament_view(state: TableState) -> dict[str, Any] | None:
+    """A sit-and-go as everyone sees it (None at a cash table): the level in force and the next, when the clock
+    next moves on (the seconds left are the clock's, :func:`~.timing.clock_view`), the places so far and the
+    payouts; the level of each stage is counted from 1."""
+    t = state.tournament
+    if t is None:
+        return None
+    level, upcoming = t.blinds(), t.next_level()
+    deadline = next_deadline(t)
+    who = names(state)
+    field = len(t.field) if t.field else sum(1 for s in state.seats if s is not None)
+    return {
+        "preset": t.settings.preset,
+        "level": t.level + 1,
+        "blinds": [level.small, level.big],
+        "ante": level.ante,
+        "next": {"level": t.level + 2, "blinds": [upcoming.small, upcoming.big], "ante": upcoming.ante}
+        if upcoming is not None else None,
+        "on_break": t.on_break,
+        "paused": t.paused_at is not None,
+        "deadline": deadline.isoformat() if deadline is not None else None,
+        "minutes": t.settings.schedule.minutes,
+        "schedule": t.settings.schedule.to_json(),
+        "begun": t.begun,
+        "finished": t.finished,
+        "field": field,
+        "buy_in": t.settings.buy_in,
+        "prize_pool": t.settings.buy_in * field,
+        "payouts": list(payout_amounts(t.settings, field)) if field in FIELD else [],
+        "places": [{"name": who.get(p.member, ""), "seat": p.seat, "place": p.place, "payout": p.payout}
+                   for p in sorted(t.places, key=lambda p: (p.place, p.seat))],
+    }
+
+
+def tournament_results(state: TableState) -> dict[str, Any] | None:
+    """A sit-and-go's results as anyone may read and share them (None at a cash table): every place so far with
+    its name, bot or member, payout; the hands played, the level reached, the field and the prize pool."""
+    t = state.tournament
+    if t is None:
+        return None
+    who = names(state)
+    bots = {s.member for s in state.seats if s is not None and s.bot is not None} | {d.member for d in state.departed
+                                                                                   if d.bot is not None}
+    placed = {p.member for p in t.places}
+    stacks = state.stacks()
+    alive = sorted((i for i, s in enumerate(state.seats) if s is not None and s.member in t.field
+                    and s.member not in placed), key=lambda i: -stacks[i])
+    still: list[dict[str, Any]] = [{"name": s.name, "seat": i, "place": None, "payout": None, "bot": s.bot is not None,
+                                    "stack": stacks[i]} for i in alive if (s := state.seats[i]) is not None]
+    return {
+        "preset": t.settings.preset, "finished": t.finished, "begun": t.begun, "field": len(t.field),
+        "buy_in": t.settings.buy_in, "prize_pool": t.prize_pool, "hands": len(state.hands), "level": t.level + 1,
+        "started": t.started.isoformat() if t.started is not None else None,
+        "places": [{"name": who.get(p.member, ""), "seat": p.seat, "place": p.place, "payout": p.payout,
+                    "bot": p.member in bots, "member": p.member} for p in sorted(t.places, key=lambda p: (p.place,
+                                                                                                        p.seat))]
+        + [{**x, "member": None} for x in still],
+    }
 
 
 SEAT_KEYS = ("you", "spectator", "creator", "left_match", "busted", "host", "cohost", "requested", "silenced",

@@ -5,19 +5,24 @@
 ``TP_ACTION_CLOCK_SECONDS`` (default 45, the spec's action clock; tests shorten it),
 ``TP_RATE_LIMIT_SCALE`` (default 1: multiplies every rate limit; 0 turns them off),
 ``TP_RATE_LIMIT_STORAGE`` (default ``memory://``; e.g. ``redis://127.0.0.1:6379`` to share the counters),
-``TP_GOOGLE_CERTS_URL`` (default Google's; tests point it at a local endpoint).
+``TP_GOOGLE_CERTS_URL`` (default Google's; tests point it at a local endpoint),
+``TP_TEST_CLOCK_FILE`` (browser tests only, and only in local mode: a file holding seconds the server's clock runs
+ahead of the real one, which a test moves on instead of waiting, e.g. for a sit-and-go's level).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import ipaddress
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..auth.google import GOOGLE_CERTS_URL
 from ..store.db import database_url
+from ..store.models import utcnow
 from ..tables.limits import ACTION_CLOCK_SECONDS, BOT_PAUSE_SECONDS
 
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -45,6 +50,7 @@ class Settings:
     google_certs_url: str = GOOGLE_CERTS_URL
     bot_pause: tuple[float, float] = BOT_PAUSE_SECONDS  # a bot's human-like pause before a move, s (0, 0 in tests)
     push_bus: bool = False  # several instances on one PostgreSQL: pushes and session ends cross them (TP_PUSH_BUS=1)
+    test_clock_file: Path | None = None  # seconds ahead of the real clock (TP_TEST_CLOCK_FILE; local mode only)
 
     @property
     def local_mode(self) -> bool:
@@ -78,7 +84,25 @@ class Settings:
             google_certs_url=os.environ.get("TP_GOOGLE_CERTS_URL") or GOOGLE_CERTS_URL,
             bot_pause=_pause(os.environ.get("TP_BOT_PAUSE_SECONDS")),
             push_bus=os.environ.get("TP_PUSH_BUS", "").strip().lower() in ("1", "on", "true", "yes"),
+            test_clock_file=Path(os.environ["TP_TEST_CLOCK_FILE"]) if os.environ.get("TP_TEST_CLOCK_FILE") else None,
         )
+
+
+def server_clock(settings: Settings) -> Callable[[], dt.datetime]:
+    """The clock the tables run on: the real one, or, for a browser test in local mode, the real one plus the
+    seconds in ``test_clock_file`` (read at each reading; an unreadable file counts 0)."""
+    path = settings.test_clock_file
+    if path is None or not settings.local_mode:
+        return utcnow
+
+    def ahead() -> dt.datetime:
+        try:
+            seconds = float(path.read_text().strip() or 0)
+        except (OSError, ValueError):
+            seconds = 0.0
+        return utcnow() + dt.timedelta(seconds=seconds if math.isfinite(seconds) else 0.0)
+
+    return ahead
 
 
 def _pause(raw: str | None) -> tuple[float, float]:

@@ -22,6 +22,7 @@ _BAD_INPUT = (
     "bad_name", "bad_odds_decks", "bad_precision", "bad_range", "bad_ranking", "bad_request", "bad_rules",
     "bad_seats", "bad_seed", "bad_stack", "bad_time_bank", "bad_stacks", "bad_target", "bad_token", "bad_usage",
     "bad_version", "bad_chat", "bad_clock", "bad_option", "bad_reaction", "bad_seat", "bad_stack_adjust", "bad_buy",
+    "bad_schedule", "bad_payouts",
     "illegal_action", "missing_cards", "room_error", "shoe_empty", "table_error", "too_many_copies", "http_error",
 )
 
@@ -47,6 +48,9 @@ STATUS: dict[str, int] = {
     "bot_seat": CONFLICT, "no_rebuys": CONFLICT, "no_topup": CONFLICT, "table_not_started": CONFLICT,
     "seat_taken": CONFLICT, "no_show": CONFLICT, "cohost_stack": FORBIDDEN, "stack_confirm": CONFLICT,
     "no_straddle": CONFLICT,
+    # a sit-and-go (issue 46)
+    "tournament_stacks": CONFLICT, "tournament_started": CONFLICT, "tournament_blinds": CONFLICT,
+    "tournament_break": CONFLICT, "tournament_running": CONFLICT, "not_tournament": CONFLICT,
     # limits
     "body_too_large": TOO_LARGE, "rate_limited": TOO_MANY, "request_timeout": 408,
     "signin_busy": UNAVAILABLE, "guests_full": UNAVAILABLE, "calc_busy": UNAVAILABLE,

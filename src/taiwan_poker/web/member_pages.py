@@ -15,6 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..bots.levels import DEFAULT_LEVEL, LEVELS
+from ..errors import TaiwanPokerError
 from ..tables.limits import BOUNDS
 from .i18n import catalogue, t
 from .members_api import optional_member
@@ -24,7 +25,7 @@ from .state import lang_of
 
 router = APIRouter(include_in_schema=False)
 MEMBER_JS = ("member.", "room.", "lobby.", "signin.", "history.", "action.", "coach.", "review.", "replay.", "export.",
-             "mine.", "log.")
+             "mine.", "log.", "sng.")
 GSI_CLIENT = "https://accounts.google.com/gsi/client"
 _CODE = re.compile(r"^[A-Za-z0-9]{1,16}$")
 
@@ -86,6 +87,19 @@ def lobby_page(request: Request) -> Response:
 def room_page(request: Request, code: str) -> HTMLResponse:
     code = code.upper() if _CODE.match(code) else ""
     return _page(request, "room.html", "room", code=code, bounds=BOUNDS)  # the chat's reactions and length
+
+
+@router.get("/rooms/{code}/results", response_class=HTMLResponse)
+def results_page(request: Request, code: str) -> HTMLResponse:
+    """A sit-and-go's results, server-rendered so that the link can be shared (public information only)."""
+    code = code.upper() if _CODE.match(code) else ""
+    results = None
+    if code:
+        try:
+            results = request.app.state.rooms.reads.results(code)
+        except TaiwanPokerError:
+            results = None
+    return _page(request, "results.html", "results", code=code, results=results)
 
 
 @router.get("/rooms/{code}/history", response_class=HTMLResponse)

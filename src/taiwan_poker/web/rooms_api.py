@@ -78,11 +78,17 @@ class NewTable(NewRoom):
     spectator_chat: StrictBool = Field(False, description="spectators may read and write the table's chat")
     reveal: StrictBool = Field(True, description="reveal the server's seeds when the match ends, so every shoe can be "
                                                  "recomputed (false: never; docs/fairness.md)")
+    tournament: dict[str, Any] | None = Field(
+        None, description="a sit-and-go (docs/tournaments.md): {\"preset\": \"turbo|regular|deep\"} and optionally "
+                          "minutes, ante_from, break_every, break_minutes, levels, payouts, buy_in; omitted: a cash "
+                          "match", examples=[{"preset": "turbo"}])
 
     def settings(self) -> dict[str, Any]:
-        out = {**super().settings(), "bots": self.bots, "level": self.level}
+        out = {**super().settings(), "bots": self.bots, "level": self.level, "tournament": self.tournament}
         out["options"] = {**out["options"], "rebuys": self.rebuys, "approval": self.approval,
                           "spectator_chat": self.spectator_chat, "reveal": self.reveal}
+        if self.tournament is not None and "stack" not in self.model_fields_set:
+            out["stack"] = None  # the preset's
         return out
 
 
@@ -183,6 +189,18 @@ def away(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
 def back(request: Request, code: str, member: MemberDep) -> dict[str, Any]:
     """Come back to the table after being away."""
     return _request(request, code, member, "back", {})
+
+
+@router.get("/api/rooms/{code}/results", tags=["rooms"])
+def results(request: Request, code: str) -> dict[str, Any]:
+    """A sit-and-go's results, public and shareable: places, payouts, hands played, the level reached."""
+    return services(request)[2].reads.results(code)
+
+
+@router.get("/api/tournaments", tags=["rooms"])
+def my_tournaments(request: Request, member: MemberDep) -> dict[str, Any]:
+    """The member's sit-and-gos, newest first, with their place and payout."""
+    return {"tournaments": services(request)[2].reads.tournaments(member)}
 
 
 @router.get("/api/rooms/{code}", tags=["rooms"])

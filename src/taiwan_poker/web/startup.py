@@ -24,7 +24,7 @@ from ..store.single_process import SECOND_PROCESS_WARNING, SqliteClaim
 from ..trainer import scenarios as sc
 from ..trainer.lab import LabHand
 from . import members_api, members_ws, odds_page
-from .config import Settings
+from .config import Settings, server_clock
 from .heap import HeapKeeper
 from .jobs import JobRunner
 from .metrics import Metrics
@@ -45,7 +45,7 @@ def build_state(app: FastAPI, settings: Settings, *, warm: bool) -> None:
     app.state.db.migrate()
     app.state.session_cache = members_api.SessionCache(app.state.db)
     app.state.rooms = RoomService(app.state.db, RoomHub(), action_clock=settings.action_clock_seconds,
-                                  bot_pause=settings.bot_pause)
+                                  bot_pause=settings.bot_pause, clock=server_clock(settings))
     app.state.google_verifier = (
         GoogleTokenVerifier(settings.google_client_id, certs_url=settings.google_certs_url)
         if settings.google_client_id else None

@@ -22,7 +22,10 @@ function drawRooms(rooms) {
   $("room-list").replaceChildren(...rooms.map((r) => {
     const names = r.players.map((p) => p.name).join(" · ");
     const when = new Date(r.updated_at);
+    const sng = r.tournament;  // a sit-and-go: its preset, and the member's place once they have one
     const meta = [
+      sng ? t("lobby.sng", { preset: t(`sng.preset.${sng.preset}`) }) : null,
+      sng && sng.place != null ? t("lobby.sng_place", { place: sng.place, payout: chips(sng.payout) }) : null,
       r.blinds && r.blinds[1] != null ? t("lobby.blinds_n", { sb: chips(r.blinds[0]), bb: chips(r.blinds[1]) }) : null,
       t("lobby.decks_n", { n: r.decks }),
       r.seated ? t("lobby.seated") : t("lobby.not_seated"),
@@ -87,7 +90,14 @@ form?.addEventListener("submit", async (ev) => {
     // the home game's options as ticked (all off at first but revealing the seeds after the match): rebuys, ask
     // to sit, spectators' chat, revealing the seeds and the hand's own
     const options = Object.fromEntries([...form.querySelectorAll("#create-options input[type=checkbox]")].map((b) => [b.name, b.checked]));
-    const created = await memberApi("/api/rooms", { method: "POST", body: { ...res.body, ...options } });
+    const body = { ...res.body, ...options };
+    const format = $("create-format")?.value || "cash";
+    if (format !== "cash") {  // a sit-and-go: its preset's stack and level 1's blinds (docs/tournaments.md)
+      body.tournament = { preset: format };
+      delete body.stack;
+      delete body.blinds;
+    }
+    const created = await memberApi("/api/rooms", { method: "POST", body });
     location.assign(created.url || `/rooms/${encodeURIComponent(created.code)}`);
   } catch (e) { showMessage($("create-error"), e); btn.disabled = false; }
 });

@@ -10,6 +10,7 @@ import { setupHost, drawHost } from "./room_host.js";
 import { setupBooks, drawBooks } from "./room_books.js";
 import { setupFair, drawFair } from "./room_fair.js";
 import { setupKeys, drawTurn } from "./room_keys.js";
+import { drawSng, sngPlace } from "./room_sng.js";
 import { mixText, mixAction, mixBars, reasonText } from "./coach_text.js";
 
 const $ = (id) => document.getElementById(id);
@@ -840,6 +841,8 @@ function drawResult() {
   $("result-text").textContent = forfeit
     ? `${t("room.match_forfeit", { name: s.players.find((p) => p.seat === m.forfeit && p.left)?.name ?? nameOf(m.forfeit) ?? "?" })} ${summary}`
     : m.ended_by ? `${t("room.match_ended_by", { name: m.ended_by })} ${summary}` : summary;
+  const place = sngPlace(s);  // a sit-and-go: the viewer's place and payout
+  if (place) $("result-text").textContent += ` ${place}`;
   const player = s.you != null;
   $("rematch-btn").hidden = !player || Boolean(m.rematch);
   $("rematch-btn").disabled = busy;
@@ -934,6 +937,7 @@ function draw() {
   drawHost(s);
   drawBooks(s);
   drawFair(s);
+  drawSng(s);
   drawChat(s);
   drawReviewLink();
   drawResult();

@@ -18,6 +18,8 @@ form.addEventListener("submit", async (ev) => {
   const data = new FormData(form);
   const seats = Number(data.get("solo-seats"));
   const body = { seats, decks: Number(data.get("solo-decks")), bots: seats - 1, level: String(data.get("solo-level")) };
+  const format = String(data.get("solo-format") || "cash");
+  if (format !== "cash") body.tournament = { preset: format };  // a sit-and-go against bots (docs/tournaments.md)
   button.disabled = true;
   try {
     if (!(me || await known)?.member) me = await memberApi("/api/auth/guest", { method: "POST", body: {} });
