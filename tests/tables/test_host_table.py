@@ -4,6 +4,7 @@ a showdown and an all-in, each as a command of the table machine with a public e
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -61,8 +62,10 @@ from taiwan_poker.tables.views import summary, table_ledger, table_log
 from tests.tables.test_table_machine import Table, member_to_act, seated_table, untimed
 
 
-def finish_hand(t: Table, kind: ActionKind = ActionKind.FOLD) -> None:
-    """Everyone folds (or checks and calls) until the hand is over."""
+def finish_hand(t: Table, kind: ActionKind = ActionKind.FOLD, choose: Callable[[Any], ActionKind] | None = None,
+                each: Callable[[], object] | None = None) -> None:
+    """Everyone folds (or checks and calls) until the hand is over; ``choose`` picks a move from the legal ones
+    instead, and ``each`` runs before every move."""
     while t.s.hand_running:
         hand = t.s.hand
         assert hand is not None
@@ -70,7 +73,10 @@ def finish_hand(t: Table, kind: ActionKind = ActionKind.FOLD) -> None:
             t.sweep()
             continue
         legal = hand.legal()
-        move = kind if legal.allows(kind) else ActionKind.CHECK if legal.allows(ActionKind.CHECK) else ActionKind.CALL
+        move = choose(legal) if choose is not None else kind if legal.allows(kind) else \
+            ActionKind.CHECK if legal.allows(ActionKind.CHECK) else ActionKind.CALL
+        if each is not None:
+            each()
         t.do(Act(member_to_act(t), Action(move)))
 
 
