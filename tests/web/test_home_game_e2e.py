@@ -26,15 +26,18 @@ from tests.history.agreement import LiveHand, check_histories
 from tests.server_process import ServerProcess
 
 from .test_host_table_e2e import Player
+from .test_sit_and_go_e2e import FakeClock
 
-CLOCK = 12  # seconds to act (time bank 0): the time-out comes after it and the server's grace; room to act
+CLOCK = 120  # seconds to act (time bank 0): room to act on a busy machine; the time-out is the moved clock's
 
 
 @pytest.fixture(scope="module")
-def evening_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def evening_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, FakeClock]]:
     tmp = tmp_path_factory.mktemp("home-game")
-    process = ServerProcess(tmp / "data", tmp / "server.log", {"TP_ACTION_CLOCK_SECONDS": str(CLOCK)})
-    yield process.start(timeout=60)
+    clock = FakeClock(tmp / "clock")
+    process = ServerProcess(tmp / "data", tmp / "server.log", {"TP_ACTION_CLOCK_SECONDS": str(CLOCK),
+                                                                "TP_TEST_CLOCK_FILE": str(clock.path)})
+    yield process.start(timeout=60), clock
     process.stop()
 
 
@@ -118,8 +121,9 @@ def wait_for(p: Player, ready: Any, within: float = 30) -> dict[str, Any]:
     return s
 
 
-def test_a_home_game_on_phones_and_desktops_keeps_true_books(evening_server: str, browser: Any) -> None:
-    base = evening_server
+def test_a_home_game_on_phones_and_desktops_keeps_true_books(evening_server: tuple[str, FakeClock],
+                                                            browser: Any) -> None:
+    base, clock = evening_server
     alice = Player(browser, base, "Alice", (1280, 800), "zh-TW")
     bob = Player(browser, base, "Bob", (390, 844), "en")
     carol = Player(browser, base, "Carol", (360, 740), "zh-TW")
@@ -189,7 +193,8 @@ def test_a_home_game_on_phones_and_desktops_keeps_true_books(evening_server: str
         # a raise and the winner shows one card
         s = night.deal()
         late_seat = s["hand"]["to_act"]
-        after = wait_for(alice, lambda x: x["hand"]["to_act"] != late_seat, within=CLOCK + 15)
+        clock.advance(CLOCK + 30)  # the server's clock passes the late player's deadline and its grace
+        after = wait_for(alice, lambda x: x["hand"]["to_act"] != late_seat, within=30)
         night.hands[3].moved(night.seen(), late_seat, timed_out=True)
         assert after["hand"]["last_actions"][str(late_seat)]["timeout"]
         raised = False
