@@ -35,7 +35,9 @@ def test_bad_sit_and_go_settings_are_refused_with_a_code_and_open_nothing(app: F
                        ({"seats": 3, "tournament": {"preset": "turbo", "minutes": 0}}, "bad_schedule"),
                        ({"seats": 3, "tournament": {"payouts": {"3": [50, 60]}}}, "bad_payouts"),
                        ({"seats": 8, "tournament": {"preset": "turbo"}}, "bad_seats"),
-                       ({"seats": 3, "rebuys": True, "tournament": {}}, "tournament_stacks")):
+                       ({"seats": 3, "rebuys": True, "tournament": {}}, "tournament_stacks"),
+                       ({"seats": 3, "blinds": [0, 1], "tournament": {}}, "bad_blinds"),  # checked, then unused
+                       ({"seats": 3, "blinds": [100001, 1], "tournament": {}}, "bad_blinds")):
         r = a.post("/api/rooms", json=body)
         assert r.status_code in (400, 409) and r.json()["error"]["code"] == code, (body, r.text)
     assert a.get("/api/tournaments").json()["tournaments"] == []

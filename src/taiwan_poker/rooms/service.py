@@ -65,6 +65,7 @@ from ..tables.settings import (
     parse_action,
     sit_and_go,
     sit_and_go_stack,
+    table_blinds,
     table_rules,
 )
 from ..tables.state import Wait
@@ -237,6 +238,7 @@ class RoomService:
         sng = sit_and_go(tournament)
         if sng is not None:
             stack = sit_and_go_stack(tournament) if stack is None else stack
+            table_blinds(blinds)  # bad blinds are refused even where the schedule's are used
             blinds = list(sng.schedule.levels[0][:2])
         rules = table_rules(decks, seats, DEFAULT_STACK if stack is None else stack, blinds, self.action_clock,
                             time_bank, **hand_options(options))

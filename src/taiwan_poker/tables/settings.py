@@ -50,6 +50,16 @@ def flag(value: object, name: str) -> bool:
     return value
 
 
+def table_blinds(blinds: object) -> tuple[int, int]:
+    """``[small, big]`` checked against :mod:`.limits` (a sit-and-go checks what it is sent, then uses its
+    schedule's)."""
+    if not isinstance(blinds, list | tuple) or len(blinds) != 2:
+        raise TableError("blinds are [small, big], e.g. [10, 20]", code="bad_blinds", low=BIG_BLIND.start,
+                         high=BIG_BLIND.stop - 1)
+    big = whole(blinds[1], "the big blind", BIG_BLIND, "bad_blinds")
+    return whole(blinds[0], "the small blind", range(1, big + 1), "bad_blinds"), big
+
+
 def table_rules(decks: object = DEFAULT_DECKS, seats: object = DEFAULT_SEATS, stack: object = DEFAULT_STACK,
                 blinds: object = DEFAULT_BLINDS, action_clock: int = ACTION_CLOCK_SECONDS,
                 time_bank: object = DEFAULT_TIME_BANK, straddle: object = False, run_twice: object = False,
@@ -61,11 +71,7 @@ def table_rules(decks: object = DEFAULT_DECKS, seats: object = DEFAULT_SEATS, st
     bank = whole(time_bank, "the time bank", TIME_BANK, "bad_time_bank")
     n = whole(seats, "seats", SEATS, "bad_seats")
     s = whole(stack, "stack", STACK, "bad_stack")
-    if not isinstance(blinds, list | tuple) or len(blinds) != 2:
-        raise TableError("blinds are [small, big], e.g. [10, 20]", code="bad_blinds", low=BIG_BLIND.start,
-                         high=BIG_BLIND.stop - 1)
-    big = whole(blinds[1], "the big blind", BIG_BLIND, "bad_blinds")
-    small = whole(blinds[0], "the small blind", range(1, big + 1), "bad_blinds")
+    small, big = table_blinds(blinds)
     if s < MIN_STACK_IN_BIG_BLINDS * big:
         raise TableError(f"the starting stack must be at least {MIN_STACK_IN_BIG_BLINDS} big blinds",
                          code="bad_stack", low=MIN_STACK_IN_BIG_BLINDS * big, high=STACK.stop - 1)
@@ -192,4 +198,4 @@ def bot_seats(bots: object, rules: RuleSet, level: object = None) -> tuple[str, 
 
 
 __all__ = ["bot_level", "bot_seats", "changed_rules", "flag", "hand_options", "new_table_options", "parse_action",
-           "sit_and_go", "sit_and_go_stack", "table_options", "table_rules", "whole"]
+           "sit_and_go", "sit_and_go_stack", "table_blinds", "table_options", "table_rules", "whole"]
