@@ -39,7 +39,7 @@ class ServerProcess:
         assert self.max_descriptors is not None
         resource.setrlimit(resource.RLIMIT_NOFILE, (self.max_descriptors, self.max_descriptors))
 
-    def start(self, timeout: float = 30) -> str:
+    def start(self, timeout: float = 90) -> str:  # a loaded 2-core CI machine starts a server slowly
         exe = Path(sys.executable).with_name("taiwan-poker")
         cmd = [str(exe)] if exe.exists() else [sys.executable, "-c", "from taiwan_poker.cli import main; main()"]
         log = self.log_path.open("a")

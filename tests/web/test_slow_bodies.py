@@ -36,12 +36,12 @@ SLOW_HEAD = (b"POST /api/auth/local HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """512 descriptors (room for 448 connections), a 4-second body deadline, a 10-second head deadline (so a
+    """512 descriptors (room for 448 connections), a 4-second body deadline, a 30-second head deadline (so a
     test's idle keep-alive connection outlives the storm however loaded the machine is), 50 connections an
     address and 120 a network."""
     tmp = tmp_path_factory.mktemp("slow-bodies")
     process = ServerProcess(tmp / "data", tmp / "server.log", {
-        "TP_HEAD_TIMEOUT": "10", "TP_BODY_TIMEOUT": str(BODY_TIMEOUT), "TP_RATE_LIMIT_SCALE": "1",
+        "TP_HEAD_TIMEOUT": "30", "TP_BODY_TIMEOUT": str(BODY_TIMEOUT), "TP_RATE_LIMIT_SCALE": "1",
         "TP_MAX_CONNECTIONS_PER_ADDRESS": str(PER_ADDRESS), "TP_MAX_CONNECTIONS_PER_NETWORK": str(PER_NETWORK)},
         max_descriptors=DESCRIPTORS)
     process.start(timeout=60)  # a loaded CI machine starts it slowly
