@@ -37,6 +37,20 @@ def test_a_slow_watcher_skips_to_the_newest_version() -> None:
     assert asyncio.run(scenario()) == 5
 
 
+def test_announcements_out_of_order_keep_the_newest_version() -> None:
+    """Two writers' threads may announce 11 before 10: the watcher must still be sent 11 (it was left at 10)."""
+    async def scenario() -> tuple[int, int]:
+        hub = RoomHub()
+        async with hub.subscribe(1) as sub:
+            hub.publish(1, 11)
+            hub.publish(1, 10)
+            hub.publish_chat(1, 6)
+            hub.publish_chat(1, 5)
+            return await asyncio.wait_for(sub.next_version(), 1), await asyncio.wait_for(sub.next_chat(), 1)
+
+    assert asyncio.run(scenario()) == (11, 6)
+
+
 def test_publish_from_a_worker_thread_is_delivered_on_the_loop() -> None:
     async def scenario() -> int:
         hub = RoomHub()

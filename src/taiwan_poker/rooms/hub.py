@@ -30,8 +30,9 @@ class Subscription:
 
     @staticmethod
     def _put(queue: asyncio.Queue[int], value: int) -> None:
+        """Keep the newest value: announcements from several threads may arrive out of order."""
         if queue.full():
-            queue.get_nowait()
+            value = max(value, queue.get_nowait())
         queue.put_nowait(value)
 
     def _deliver(self, queue: asyncio.Queue[int], value: int) -> None:
