@@ -20,6 +20,7 @@ from ..rules.actions import CALL, CHECK, FOLD, Action, ActionKind
 from ..strategy.estimate import RangeWeights, equity
 from ..strategy.legal import check_or_call, check_or_fold, pot_fraction, raise_to
 from ..strategy.policy import sample, strategy
+from ..strategy.push_fold import push_fold_choices
 from ..strategy.reading import preflop_widths
 from ..strategy.seat import SeatView
 from ..strategy.strength import preflop_equity, preflop_rank
@@ -167,3 +168,25 @@ class Strong:
 
 
 strong = Strong()
+
+
+# --- in a sit-and-go ---------------------------------------------------------------------------------------------
+
+
+def in_tournament(policy: Policy) -> Policy:
+    """``policy`` as played in a sit-and-go: with an effective stack of 20 big blinds or less, first in or facing
+    only all-ins, the bot pushes or folds (calls or folds) from the solved push-or-fold tables
+    (:mod:`taiwan_poker.strategy.push_fold`, docs/tournaments.md); everywhere else it plays ``policy``."""
+
+    def play(v: SeatView, rng: random.Random) -> Action:
+        choices = push_fold_choices(v)
+        if choices is None:
+            return policy(v, rng)
+        r = rng.random()
+        for action, p in choices:
+            r -= p
+            if r < 0:
+                return action
+        return max(choices, key=lambda c: c[1])[0]
+
+    return play

@@ -20,6 +20,7 @@ from ..tables.events import TableEvent
 from ..tables.schedules import SitAndGo
 from ..tables.timing import BotMove, due
 from .levels import policy_of
+from .policies import Policy, in_tournament
 
 START = dt.datetime(2026, 1, 5, 20, 0, tzinfo=dt.UTC)
 CREATOR = 1
@@ -45,6 +46,10 @@ def play_sit_and_go(settings: SitAndGo | None, players: int, *, seed: int = 0, s
     ``lag``: seconds the server's timer comes late after each deadline. ``settings`` None plays a cash match at the
     same table (for comparison), until one player holds every chip or ``max_hands`` were dealt."""
     rng = random.Random(seed)
+
+    def policy(key: str) -> Policy:  # a sit-and-go's bots push or fold short (docs/tournaments.md); cash as ever
+        return in_tournament(policy_of(key)) if settings is not None else policy_of(key)
+
     rules = RuleSet(decks=decks, seats=players, starting_stack=stack, time_bank=0)
     bots = tuple(levels[(i + 1) % len(levels)] for i in range(players - 1))
     now = START
@@ -75,7 +80,7 @@ def play_sit_and_go(settings: SitAndGo | None, players: int, *, seed: int = 0, s
         occupant = state.seats[turn] if turn is not None else None
         if hand is not None and turn is not None and occupant is not None and occupant.bot is None \
                 and not occupant.away:
-            apply(Act(occupant.member, policy_of(levels[0])(seat_view(hand, turn), rng)))
+            apply(Act(occupant.member, policy(levels[0])(seat_view(hand, turn), rng)))
             continue
         upcoming = due(state, now)
         if upcoming.command is None:
@@ -85,7 +90,7 @@ def play_sit_and_go(settings: SitAndGo | None, players: int, *, seed: int = 0, s
         command = upcoming.command
         if isinstance(command, BotMove):
             assert hand is not None and occupant is not None and occupant.bot is not None and turn is not None
-            apply(Act(occupant.member, policy_of(occupant.bot)(seat_view(hand, turn), rng)))
+            apply(Act(occupant.member, policy(occupant.bot)(seat_view(hand, turn), rng)))
         else:
             apply(command)
     raise AssertionError("the sit-and-go did not end")

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from ..strategy.seat import seat_view
 from ..tables import Act, TableState
 from .levels import policy_of
+from .policies import in_tournament
 from .table_habits import with_habits
 
 log = logging.getLogger("taiwan_poker.bots")
@@ -27,7 +28,10 @@ def bot_move(state: TableState, rng: random.Random, on_failure: Callable[[], Non
     seat, occupant = turn
     assert occupant.bot is not None
     try:
-        action = policy_of(occupant.bot)(with_habits(state, seat_view(hand, seat)), rng)
+        policy = policy_of(occupant.bot)
+        if state.tournament is not None:  # a sit-and-go: short stacks push or fold from the solved tables
+            policy = in_tournament(policy)
+        action = policy(with_habits(state, seat_view(hand, seat)), rng)
     except Exception:
         log.exception("a bot failed to decide; it checks or folds", extra={"level": occupant.bot})
         if on_failure is not None:

@@ -9,6 +9,12 @@ actions; and the strongest strategy's distribution at this decision
 play), e.g. "raise to 60: 55 %, call: 45 %", its likeliest action being the
 suggestion, with the numbers it rests on.
 
+In a sit-and-go (``tournament`` given) a decision the push-or-fold game
+covers (:mod:`taiwan_poker.strategy.push_fold`: 20 big blinds or less, first
+in or facing only all-ins) is advised from the push-or-fold tables, as the
+bots play it, and near the money the advice carries the ICM value of each
+option beside its chips (:mod:`.tournament`).
+
 The advice at a decision is a function of that decision: the deals of the
 equity estimates come from a seed made of the spot (:func:`spot`), and the
 strategy's range read from one made of the hand's public line
@@ -29,10 +35,12 @@ from ..rules.actions import Action, ActionKind
 from ..strategy.estimate import equity
 from ..strategy.legal import action_key
 from ..strategy.policy import Strategy, strategy
+from ..strategy.push_fold import push_fold_choices
 from ..strategy.reading import preflop_widths, read_range
 from ..strategy.seat import SeatView
 from ..strategy.seeding import generator_for
 from ..strategy.strength import preflop_rank
+from .tournament import IcmAdvice, TournamentSeat, icm_advice
 
 SAMPLES = 3000  # deals per equity estimate: about ±1.8 % at 95 %
 
@@ -75,6 +83,8 @@ class Advice:
     reason: str  # the numbers behind it, e.g. "equity 31.2% · price 20.0% · defend 75%"
     mix: tuple[tuple[str, int | None, float], ...] = ()  # the strategy: (kind, street total or None, probability)
     alpha: float = 0.0  # the most of the range that may fold to the bet faced (minimum defence 1 − alpha)
+    push_fold: bool = False  # the mix is the push-or-fold tables' (a sit-and-go, 20 big blinds or less)
+    icm: IcmAdvice | None = None  # near the money in a sit-and-go: each option's chips and prize points
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -82,7 +92,8 @@ class Advice:
             "call": self.call, "pot": self.pot, "equity_random": round(self.equity_random, 4),
             "equity_range": round(self.equity_range, 4), "action": self.action, "reason": self.reason,
             "mix": [{"action": k, "to": to, "probability": round(p, 4)} for k, to, p in self.mix],
-            "alpha": round(self.alpha, 4), "outs": None,
+            "alpha": round(self.alpha, 4), "outs": None, "push_fold": self.push_fold,
+            "icm": None if self.icm is None else self.icm.to_json(),
         }
         if self.outs is not None:
             o = self.outs
@@ -132,14 +143,17 @@ def spot(v: SeatView) -> tuple[object, ...]:
     return tuple(getattr(v, f.name) for f in fields(v) if f.name != "habits")
 
 
-def advise(v: SeatView, samples: int = SAMPLES) -> Advice:
-    """Advice for the seat to act, from its view only."""
-    return advise_with_plan(v, samples)[0]
+def advise(v: SeatView, samples: int = SAMPLES, *, tournament: TournamentSeat | None = None) -> Advice:
+    """Advice for the seat to act, from its view only (and, in a sit-and-go, the tournament's public payouts)."""
+    return advise_with_plan(v, samples, tournament=tournament)[0]
 
 
-def advise_with_plan(v: SeatView, samples: int = SAMPLES) -> tuple[Advice, Strategy]:
+def advise_with_plan(v: SeatView, samples: int = SAMPLES, *, tournament: TournamentSeat | None = None
+                     ) -> tuple[Advice, Strategy]:
     """The advice and the strategy behind it (the review marks decisions against it); the equity estimates draw
-    from a seed made of the spot (:mod:`~taiwan_poker.strategy.seeding`), the strategy is a function of the view."""
+    from a seed made of the spot (:mod:`~taiwan_poker.strategy.seeding`), the strategy is a function of the view.
+    In a sit-and-go (``tournament``) a push-or-fold spot's mix is the push-or-fold tables' and near the money the
+    advice has each option's ICM value (:func:`.tournament.icm_advice`)."""
     rng = generator_for(spot(v))
     opponents = v.opponents
     eq_random = equity(v.hole, v.board, v.burns, v.decks, [None] * len(opponents), samples, rng)
@@ -159,9 +173,17 @@ def advise_with_plan(v: SeatView, samples: int = SAMPLES) -> tuple[Advice, Strat
     price = v.price()
     mix = tuple(sorted(((a.kind.value, street_total(v, a), p) for a, p in plan.choices if p >= 0.005),
                        key=lambda m: -m[2]))
+    source = plan.source
+    short = push_fold_choices(v) if tournament is not None else None
+    if short is not None:
+        mix = tuple(sorted(((a.kind.value, street_total(v, a), p) for a, p in short if p >= 0.005),
+                           key=lambda m: -m[2]))
+        source = "tables"
     action = mix[0][0] if mix else plan.likeliest.kind.value
+    icm = icm_advice(v, tournament) if tournament is not None else None
     return Advice(best, best_cards, improving_outs(v), price, v.call_amount, v.pot, eq_random, eq_range,
-                  action, reason(eq_range, price, plan.alpha, plan.source), mix, plan.alpha), plan
+                  action, reason(eq_range, price, plan.alpha, source), mix, plan.alpha, short is not None,
+                  icm), plan
 
 
 def street_total(v: SeatView, action: Action) -> int | None:

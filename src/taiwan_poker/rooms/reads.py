@@ -14,6 +14,7 @@ from typing import Any
 
 from ..bots.table_habits import habits_at, with_habits
 from ..coach.advice import advise
+from ..coach.tournament import tournament_seat
 from ..history.exports import Format, HandRecord, hand_record, render_json, render_text
 from ..history.hand_stats import hand_stats
 from ..history.played import PlayedHand
@@ -146,7 +147,8 @@ class RoomReads:
         seat = state.seat_in_hand(member.id, len(state.hands) - 1) if hand is not None else None
         out: dict[str, Any] = {"on": True, "version": state.version, "advice": None}
         if hand is not None and seat is not None and not hand.complete and hand.to_act == seat and not state.over:
-            out["advice"] = advise(with_habits(state, seat_view(hand, seat))).to_json()
+            sit_and_go = tournament_seat(state.tournament) if state.tournament is not None else None
+            out["advice"] = advise(with_habits(state, seat_view(hand, seat)), tournament=sit_and_go).to_json()
         return out
 
     # -- played hands: which one, and may you see it ------------------------------------------------------------
