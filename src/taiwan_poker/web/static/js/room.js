@@ -1118,9 +1118,26 @@ function drawAdvice(a) {
         g.by_river != null ? el("span", { text: ` · ${t("coach.by_river", { p: pct(g.by_river) })}` }) : null,
         el("span", { class: "small muted outs-faces", text: ` (${g.faces.join(" ")})` })))));
   }
+  drawIcm(a.icm);
   $("coach-wait").hidden = true;
   $("coach-body").hidden = false;
   $("coach-panel").dataset.ready = "1";
+}
+
+// Near the money in a sit-and-go: each push-or-fold option's expected chips and prize points (ICM), the better
+// one by ICM marked; hidden elsewhere.
+function drawIcm(icm) {
+  const box = $("coach-icm");
+  box.hidden = !icm;
+  if (!icm) return;
+  $("coach-icm-head").textContent = t("coach.icm_head", {
+    payouts: icm.payouts.filter((p) => p > 0).map((p) => chips(p)).join(" / "),
+    equity: pct(icm.equity), now: icm.icm_now.toFixed(1) });
+  $("coach-icm-rows").replaceChildren(...icm.options.map((o) => el("tr", {},
+    el("th", { scope: "row" }, t(`coach.action.${o.action}`),
+      o.action === icm.best ? el("span", { class: "small", text: t("coach.icm_best") }) : null),
+    el("td", { text: chips(Math.round(o.chips)) }),
+    el("td", { text: t("coach.icm_points", { n: o.icm.toFixed(1) }) }))));
 }
 
 function faces(labels) {
