@@ -18,6 +18,8 @@ FIELD = range(2, 7)  # a sit-and-go seats 2 to 6 players
 LEVEL_MINUTES = range(1, 61)
 BREAK_MINUTES = range(0, 31)
 MAX_LEVELS = 40
+BREAK_EVERY = range(0, MAX_LEVELS + 1)  # levels between breaks (0: none)
+ANTE_FROM = range(0, MAX_LEVELS + 1)  # the level antes start from, counted from 1 (0: none)
 ANTE_SHARE = 10  # the ante is a tenth of the big blind (docs/tournaments.md)
 DEFAULT_BUY_IN = 100  # play points each entrant puts in the prize pool
 BUY_IN = range(1, 1_000_001)
@@ -129,16 +131,18 @@ class SitAndGo:
 
 
 def whole_in(value: object, allowed: range, code: str, field: str) -> int:
-    """``value`` when it is a whole number in ``allowed`` (not a JSON ``true``), else ``code`` naming ``field``."""
+    """``value`` when it is a whole number in ``allowed`` (not a JSON ``true``), else ``code`` naming ``field``
+    (its message ``error.<code>.<field>`` gives the bounds ``low`` and ``high``)."""
     if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
         raise TableError(f"{field} must be a whole number from {allowed.start} to {allowed.stop - 1}, not {value!r}",
-                         code=code, field=field)
+                         code=code, reason=field, field=field, low=allowed.start, high=allowed.stop - 1)
     return value
 
 
 def preset_name(name: object) -> str:
     if not isinstance(name, str) or name not in PRESETS:
-        raise TableError(f"the presets are {', '.join(PRESETS)}", code="bad_schedule", field="preset")
+        raise TableError(f"the presets are {', '.join(PRESETS)}", code="bad_schedule", reason="preset",
+                         field="preset")
     return name
 
 
@@ -146,18 +150,26 @@ def schedule_from(levels: object, minutes: object, break_every: object = 0, brea
     """A checked schedule: 1 to :data:`MAX_LEVELS` levels, each a [small, big, ante] with 0 < small <= big,
     0 <= ante <= big, the big blind rising; minutes per level and breaks within bounds (``bad_schedule``)."""
     if not isinstance(levels, list | tuple) or not 1 <= len(levels) <= MAX_LEVELS:
-        raise TableError(f"a schedule has 1 to {MAX_LEVELS} levels", code="bad_schedule", field="levels")
+        raise TableError(f"a schedule has 1 to {MAX_LEVELS} levels", code="bad_schedule", reason="level_count",
+                         field="levels", high=MAX_LEVELS)
     out: list[Level] = []
-    for raw in levels:
+    for n, raw in enumerate(levels, start=1):  # each error names its level, counted from 1
         if not isinstance(raw, list | tuple) or len(raw) not in (2, 3) \
                 or any(isinstance(v, bool) or not isinstance(v, int) for v in raw):
-            raise TableError("a level is [small, big, ante]", code="bad_schedule", field="levels")
+            raise TableError(f"level {n} is not [small, big, ante]", code="bad_schedule", reason="level_shape",
+                             field="levels", level=n)
         small, big, ante = (*raw, 0) if len(raw) == 2 else raw
-        if not 0 < small <= big or not 0 <= ante <= big or (out and big <= out[-1].big):
-            raise TableError("each level's blinds are 0 < small <= big, rising, with an ante of at most the big "
-                             "blind", code="bad_schedule", field="levels")
+        if not 0 < small <= big:
+            raise TableError(f"level {n}: the small blind is 1 up to the big blind", code="bad_schedule",
+                             reason="small", field="levels", level=n)
+        if not 0 <= ante <= big:
+            raise TableError(f"level {n}: the ante is 0 up to the big blind", code="bad_schedule", reason="ante",
+                             field="levels", level=n)
+        if out and big <= out[-1].big:
+            raise TableError(f"level {n}: the big blind rises from level to level", code="bad_schedule",
+                             reason="rising", field="levels", level=n)
         out.append(Level(small, big, ante))
-    every = whole_in(break_every, range(0, MAX_LEVELS + 1), "bad_schedule", "break_every")
+    every = whole_in(break_every, BREAK_EVERY, "bad_schedule", "break_every")
     return Schedule(tuple(out), whole_in(minutes, LEVEL_MINUTES, "bad_schedule", "minutes"), every,
                     whole_in(break_minutes, BREAK_MINUTES, "bad_schedule", "break_minutes"))
 
@@ -172,22 +184,56 @@ def payouts_from(raw: object) -> tuple[tuple[int, ...], ...]:
         raw = [given.get(str(n), list(DEFAULT_PAYOUTS[n])) for n in FIELD]
     if not isinstance(raw, list | tuple) or len(raw) != len(FIELD):
         raise TableError("payouts give one list of percentages for each field of 2 to 6 players",
-                         code="bad_payouts", field=0)
+                         code="bad_payouts", reason="shape", field=0)
     out: list[tuple[int, ...]] = []
     for field, table in zip(FIELD, raw, strict=True):
-        if not isinstance(table, list | tuple) or not 1 <= len(table) <= field \
-                or any(isinstance(p, bool) or not isinstance(p, int) or p <= 0 for p in table) \
-                or sum(table) != 100 or list(table) != sorted(table, reverse=True) \
-                or (field == 2 and list(table) != [100]):
-            raise TableError(f"the payouts for {field} players are whole percentages, largest first, adding up to "
-                             f"100, for at most {field} places (heads-up: the winner takes all)",
-                             code="bad_payouts", field=field)
-        out.append(tuple(table))
+        out.append(payout_table(field, table))
     return tuple(out)
+
+
+def payout_table(field: int, table: object) -> tuple[int, ...]:
+    """One field size's checked payouts: whole percentages above 0 (``whole``), 1 to ``field`` places
+    (``places``), largest first (``order``), adding up to 100 (``sum``); heads-up 100 alone (``heads_up``)."""
+    why = f"the payouts for {field} players are whole percentages, largest first, adding up to 100, for at most " \
+          f"{field} places (heads-up: the winner takes all)"
+    if not isinstance(table, list | tuple) or not 1 <= len(table) <= field:
+        raise TableError(why, code="bad_payouts", reason="places", field=field)
+    if any(isinstance(p, bool) or not isinstance(p, int) or p <= 0 for p in table):
+        raise TableError(why, code="bad_payouts", reason="whole", field=field)
+    if list(table) != sorted(table, reverse=True):
+        raise TableError(why, code="bad_payouts", reason="order", field=field)
+    if sum(table) != 100:
+        raise TableError(why, code="bad_payouts", reason="sum", field=field, total=sum(table))
+    if field == 2 and list(table) != [100]:
+        raise TableError(why, code="bad_payouts", reason="heads_up", field=field)
+    return tuple(table)
 
 
 def default_payouts() -> tuple[tuple[int, ...], ...]:
     return tuple(DEFAULT_PAYOUTS[n] for n in FIELD)
+
+
+def ante_start(levels: Sequence[Level]) -> int:
+    """The first level (counted from 1) with an ante; 0: none."""
+    return next((i + 1 for i, level in enumerate(levels) if level.ante), 0)
+
+
+def structure_json() -> dict[str, Any]:
+    """The presets (each with its starting stack and the level antes start from), the default payouts by field
+    size and the bounds of each setting: what a page needs to offer a sit-and-go's structure for editing."""
+    def span(r: range) -> list[int]:
+        return [r.start, r.stop - 1]
+
+    return {
+        "presets": {name: {"stack": p.stack, **p.schedule.to_json(), "ante_from": ante_start(p.schedule.levels)}
+                    for name, p in PRESET.items()},
+        "default_preset": DEFAULT_PRESET,
+        "payouts": {str(n): list(DEFAULT_PAYOUTS[n]) for n in FIELD},
+        "bounds": {"minutes": span(LEVEL_MINUTES), "break_every": span(BREAK_EVERY),
+                   "break_minutes": span(BREAK_MINUTES), "ante_from": span(ANTE_FROM), "levels": [1, MAX_LEVELS],
+                   "field": span(FIELD)},
+        "ante_share": ANTE_SHARE,
+    }
 
 
 def preset(name: str = DEFAULT_PRESET) -> SitAndGo:
@@ -195,6 +241,6 @@ def preset(name: str = DEFAULT_PRESET) -> SitAndGo:
     return SitAndGo(PRESET[preset_name(name)].schedule, default_payouts(), preset=name)
 
 
-__all__ = ["BASE_LEVELS", "DEFAULT_PAYOUTS", "FIELD", "PRESET", "PRESETS", "Level", "Preset", "Schedule", "SitAndGo",
-           "Stage", "default_payouts", "payouts_from", "preset", "preset_name", "schedule_from", "whole_in",
-           "with_antes"]
+__all__ = ["ANTE_FROM", "BASE_LEVELS", "BREAK_EVERY", "BUY_IN", "DEFAULT_PAYOUTS", "FIELD", "PRESET", "PRESETS",
+           "Level", "Preset", "Schedule", "SitAndGo", "Stage", "ante_start", "default_payouts", "payout_table",
+           "payouts_from", "preset", "preset_name", "schedule_from", "structure_json", "whole_in", "with_antes"]

@@ -32,7 +32,19 @@ from .limits import (
     STACK,
     TIME_BANK,
 )
-from .schedules import PRESET, SitAndGo, payouts_from, preset, preset_name, schedule_from, whole_in, with_antes
+from .schedules import (
+    ANTE_FROM,
+    BUY_IN,
+    MAX_LEVELS,
+    PRESET,
+    SitAndGo,
+    payouts_from,
+    preset,
+    preset_name,
+    schedule_from,
+    whole_in,
+    with_antes,
+)
 
 
 def whole(value: object, name: str, allowed: range, code: str) -> int:
@@ -139,22 +151,27 @@ def sit_and_go(obj: object) -> SitAndGo | None:
     unknown = set(obj) - set(SIT_AND_GO_KEYS)
     if unknown:
         raise TableError(f"a sit-and-go's settings are {', '.join(SIT_AND_GO_KEYS)}", code="bad_schedule",
-                         field=", ".join(sorted(unknown)))
+                         reason="unknown", field=", ".join(sorted(unknown)))
     name = preset_name(obj.get("preset", "regular"))
     base = PRESET[name].schedule
     levels: object = obj.get("levels", [list(level) for level in base.levels])
     ante_from = obj.get("ante_from")
     if ante_from is not None:
-        start = whole_in(ante_from, range(0, 41), "bad_schedule", "ante_from")
-        if not isinstance(levels, list | tuple) or any(not isinstance(x, list | tuple) or len(x) < 2 for x in levels):
-            raise TableError("a level is [small, big, ante]", code="bad_schedule", field="levels")
+        start = whole_in(ante_from, ANTE_FROM, "bad_schedule", "ante_from")
+        if not isinstance(levels, list | tuple) or not levels:
+            raise TableError(f"a schedule has 1 to {MAX_LEVELS} levels", code="bad_schedule", reason="level_count",
+                             field="levels", high=MAX_LEVELS)
+        bad = next((n for n, x in enumerate(levels, start=1) if not isinstance(x, list | tuple) or len(x) < 2), None)
+        if bad is not None:
+            raise TableError(f"level {bad} is not [small, big, ante]", code="bad_schedule", reason="level_shape",
+                             field="levels", level=bad)
         levels = [list(x) for x in with_antes([(x[0], x[1]) for x in levels], start or None)]
     schedule = schedule_from(levels, obj.get("minutes", base.minutes), obj.get("break_every", base.break_every),
                              obj.get("break_minutes", base.break_minutes))
     default = preset(name)
     buy_in = obj.get("buy_in", default.buy_in)
     return SitAndGo(schedule, payouts_from(obj.get("payouts")),
-                    whole_in(buy_in, range(1, 1_000_001), "bad_schedule", "buy_in"), name)
+                    whole_in(buy_in, BUY_IN, "bad_schedule", "buy_in"), name)
 
 
 def sit_and_go_stack(obj: object) -> int:

@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from ..bots.levels import DEFAULT_LEVEL, LEVELS
 from ..errors import TaiwanPokerError
 from ..tables.limits import BOUNDS
+from ..tables.schedules import structure_json
 from .i18n import catalogue, t
 from .members_api import optional_member
 from .redirects import safe_next
@@ -80,7 +81,7 @@ def lobby_page(request: Request) -> Response:
     # a guest plays against bots only: the lobby shows them that, not the forms that would answer 403
     return _page(request, "lobby.html", "lobby", bounds=BOUNDS, clock=clock, guest=member.guest,
                  decks_choices=range(BOUNDS.decks[0], BOUNDS.decks[1] + 1),
-                 seats_choices=range(BOUNDS.seats_offered[0], BOUNDS.seats_offered[1] + 1))
+                 seats_choices=range(BOUNDS.seats_offered[0], BOUNDS.seats_offered[1] + 1), sng=structure_json())
 
 
 @router.get("/rooms/{code}", response_class=HTMLResponse)

@@ -1,6 +1,8 @@
-// Lobby: the member's tables and their state, a new table (seats, decks, starting stack, blinds), joining by code.
+// Lobby: the member's tables and their state, a new table (seats, decks, starting stack, blinds, or a sit-and-go and
+// its structure: sng_structure.js), joining by code.
 import { el, t, LANG } from "./core.js";
 import { memberApi, whoAmI, showMessage, chips, tableSettings } from "./member.js";
+import { structureEditor } from "./sng_structure.js";
 
 const $ = (id) => document.getElementById(id);
 const errorBox = $("lobby-error");
@@ -64,6 +66,10 @@ async function loadRooms() {
 
 // ---- a new table -----------------------------------------------------------------------------------------------
 
+const structure = form ? structureEditor() : null;  // a sit-and-go's schedule and payouts, editable
+const format = () => $("create-format")?.value || "cash";
+const seats = () => Number(new FormData(form).get("seats"));
+
 // The settings as typed, or the first reason they cannot make a table.
 function settings() { return tableSettings(form, "create", LIMITS); }
 
@@ -73,17 +79,26 @@ function checkForm() {
   for (const id of ["create-stack", "create-sb", "create-bb", "create-bank"]) $(id).setAttribute("aria-invalid", res.field === id ? "true" : "false");
   box.hidden = !res.error;
   box.textContent = res.error || "";
-  $("create-room").disabled = Boolean(res.error);
-  return res;
+  // a sit-and-go's structure: its first fault shown next to its field
+  const sng = res.error || !structure ? { tournament: null } : structure.check(format());
+  $("create-room").disabled = Boolean(res.error || sng.error);
+  return sng.error ? sng : { ...res, tournament: sng.tournament };
 }
 
+if (structure) {
+  structure.setSeats(seats());
+  structure.show(format());
+  $("create-format").addEventListener("change", () => structure.show(format()));
+  for (const radio of form.querySelectorAll("input[name=seats]")) radio.addEventListener("change", () => structure.setSeats(seats()));
+}
 form?.addEventListener("input", checkForm);
+form?.addEventListener("change", checkForm);
 
 form?.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   showMessage(errorBox, null);
   const res = checkForm();
-  if (res.error) { $(res.field).focus(); return; }
+  if (res.error) { (typeof res.field === "string" ? $(res.field) : res.field).focus(); return; }
   const btn = $("create-room");
   btn.disabled = true;
   try {
@@ -91,15 +106,17 @@ form?.addEventListener("submit", async (ev) => {
     // to sit, spectators' chat, revealing the seeds and the hand's own
     const options = Object.fromEntries([...form.querySelectorAll("#create-options input[type=checkbox]")].map((b) => [b.name, b.checked]));
     const body = { ...res.body, ...options };
-    const format = $("create-format")?.value || "cash";
-    if (format !== "cash") {  // a sit-and-go: its preset's stack and level 1's blinds (docs/tournaments.md)
-      body.tournament = { preset: format };
+    if (res.tournament) {  // a sit-and-go: its preset's stack, its schedule as edited (docs/tournaments.md)
+      body.tournament = res.tournament;
       delete body.stack;
       delete body.blinds;
     }
     const created = await memberApi("/api/rooms", { method: "POST", body });
     location.assign(created.url || `/rooms/${encodeURIComponent(created.code)}`);
-  } catch (e) { showMessage($("create-error"), e); btn.disabled = false; }
+  } catch (e) {
+    if (!structure?.serverError(e)) showMessage($("create-error"), e);  // the structure's faults by its fields
+    btn.disabled = false;
+  }
 });
 
 // ---- joining by code -------------------------------------------------------------------------------------------
