@@ -119,3 +119,6 @@ def test_a_showdown_settles_side_pots_and_conserves_chips() -> None:
     assert lost == [1420.0, 0.0, 280.0]
     short = settle([1000, 150, 300], [150.0, 150.0, 20.0], 1, 0)  # the short stack wins the main pot only
     assert short == [850.0, 320.0, 280.0] and sum(short) == 1450
+    # a bigger stack's chips nobody matched go back to it, whoever wins the main pot
+    uncalled = settle([1000, 150, 300], [400.0, 150.0, 20.0], 1, 0)
+    assert uncalled == [850.0, 320.0, 280.0]
