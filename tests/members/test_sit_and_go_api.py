@@ -74,3 +74,37 @@ def test_the_members_list_of_tables_names_a_sit_and_go_and_their_place(app: Fast
     assert entry["tournament"] == {"preset": "deep", "finished": False, "field": 2, "place": None, "payout": None}
     cash = a.post("/api/rooms", json={"decks": 2}).json()["code"]
     assert next(r for r in a.get("/api/rooms").json()["rooms"] if r["code"] == cash)["tournament"] is None
+
+
+def test_each_bad_schedule_or_payout_says_why_in_both_languages_and_opens_nothing(app: FastAPI) -> None:
+    """The lobby's structure editor shows these messages next to its fields: each names what is wrong."""
+    a = client(app, "Alice")
+    levels = [[10, 20], [15, 30], [25, 50]]
+    cases = [
+        ({"minutes": 61}, "bad_schedule", "每級分鐘數須是 1 至 60", "Minutes a level must be a whole number from 1 to"),
+        ({"break_every": 41}, "bad_schedule", "休息間隔須是 0 至 40", "Levels between breaks must be"),
+        ({"break_minutes": 31}, "bad_schedule", "休息分鐘數須是 0 至 30", "A break's minutes must be"),
+        ({"ante_from": -1}, "bad_schedule", "前注起始級須是 0 至 40", "antes start from must be"),
+        ({"buy_in": 0}, "bad_schedule", "買入須是 1 至 1000000", "buy-in must be a whole number"),
+        ({"preset": "hyper"}, "bad_schedule", "快速、標準或深籌碼", "turbo, regular or deep"),
+        ({"speed": 1}, "bad_schedule", "沒有這項錦標賽設定：speed", "No such sit-and-go setting: speed"),
+        ({"levels": []}, "bad_schedule", "須有 1 至 40 級", "1 to 40 levels"),
+        ({"levels": [[10, 20], [15, "30"]]}, "bad_schedule", "第 2 級：小盲、大盲與前注須是整數", "Level 2: the small"),
+        ({"levels": [[10, 20], [40, 30]]}, "bad_schedule", "第 2 級：小盲須至少 1", "Level 2: the small blind must"),
+        ({"levels": [[10, 20, 21]]}, "bad_schedule", "第 1 級：前注須是 0 至大盲", "Level 1: the ante must be"),
+        ({"levels": [*levels, [30, 50]]}, "bad_schedule", "第 4 級：大盲須大於上一級", "Level 4: the big blind must"),
+        ({"levels": [[10, 20], 5], "ante_from": 1}, "bad_schedule", "第 2 級：小盲", "Level 2: the small blind, big"),
+        ({"payouts": {"3": [50, 40]}}, "bad_payouts", "合計須為 100（現在是 90）", "add up to 100 (now 90)"),
+        ({"payouts": {"3": [40, 60]}}, "bad_payouts", "名次越前，百分比不可越小", "largest first"),
+        ({"payouts": {"3": [50, 0, 50]}}, "bad_payouts", "大於 0 的整數百分比", "a whole percentage above 0"),
+        ({"payouts": {"3": [25, 25, 25, 25]}}, "bad_payouts", "須有 1 至 3 個得獎名次", "1 to 3 places are paid"),
+        ({"payouts": {"2": [60, 40]}}, "bad_payouts", "兩人對決由贏家全拿", "Heads-up the winner takes all"),
+        ({"payouts": [[100]]}, "bad_payouts", "每種人數各給一組百分比", "one list of percentages for each field"),
+    ]
+    for change, code, zh, en in cases:
+        body = {"seats": 3, "tournament": {"preset": "turbo", **change}}
+        for lang, words in (("zh-TW", zh), ("en", en)):
+            r = a.post("/api/rooms", json=body, headers={"Accept-Language": lang})
+            error = r.json()["error"]
+            assert r.status_code == 400 and error["code"] == code and words in error["message"], (change, lang, error)
+    assert a.get("/api/rooms").json()["rooms"] == []

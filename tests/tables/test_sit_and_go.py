@@ -423,3 +423,17 @@ def test_nobody_sits_down_once_it_has_begun_not_a_bot_nor_an_approved_request() 
     assert t.refused(AddBot(100, "beginner")) == "tournament_started"
     assert t.refused(AnswerSeat(100, request, True)) == "tournament_started"
     assert t.s.chips_entered == 2 * 1500
+
+
+def test_the_pages_structure_data_is_the_presets_and_default_payouts() -> None:
+    from taiwan_poker.tables.schedules import PRESET, structure_json
+
+    data = structure_json()
+    for name, p in PRESET.items():
+        got = data["presets"][name]
+        assert got["stack"] == p.stack and got["levels"] == [list(level) for level in p.schedule.levels]
+        assert got["minutes"] == p.schedule.minutes and got["break_every"] == p.schedule.break_every
+        first_ante = next(i for i, level in enumerate(p.schedule.levels, start=1) if level.ante)
+        assert got["ante_from"] == first_ante
+    assert data["payouts"] == {str(n): list(DEFAULT_PAYOUTS[n]) for n in range(2, 7)}
+    assert data["bounds"]["minutes"] == [1, 60] and data["bounds"]["levels"] == [1, 40]

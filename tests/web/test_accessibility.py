@@ -8,7 +8,8 @@ audited at each width (the viewport resized, the layout settled, the page scroll
 under the sticky header). One server and one browser serve the module; each test has its own table.
 
 * The pages: home, rules, odds, calculators (an example loaded, an equity run), lab (a hand dealt), practice (an
-  answer given), lobby, sign-in, my history, a table's history, a hand's replay, a shared replay and the error page.
+  answer given), lobby (a sit-and-go's structure open, a payout wrong), sign-in, my history, a table's history, a
+  hand's replay, a shared replay and the error page.
 * The room (``room_states.reach_states``): a player to act against five bots at six seats, the host alone before the
   first deal (the table's settings open), a spectator who may sit, the player to act, the same with the chat open,
   the host with the host panel open, the other player waiting, a spectator (chat open), a player between hands after
@@ -119,6 +120,15 @@ def calculators_used(page: Any) -> None:
     page.wait_for_selector("#eq-table-wrap", state="visible", timeout=60_000)
 
 
+def sng_structure_open(page: Any) -> None:
+    """The lobby's create form for a four-seat sit-and-go, its structure open, a payout wrong (its message shown)."""
+    page.check("input[name=seats][value='4']")
+    page.select_option("#create-format", "regular")
+    page.click("#sng-structure summary")
+    page.fill("#sng-pay-1", "60")
+    page.wait_for_selector("#sng-payouts-error:not([hidden])")
+
+
 def practice_answered(page: Any) -> None:
     page.click(".scenario .choice >> nth=0")
     page.wait_for_selector(".scenario .feedback:not([hidden])")
@@ -147,7 +157,7 @@ def test_every_page_has_no_axe_violation(table: Table, browser: Any, server: str
             ("signin", visitor, "/signin", "main h1", None),
             ("shared-replay", visitor, share, "#replay-seats li", None),
             ("error", visitor, "/no-such-page", "main h1", None),
-            ("lobby", table.alice, "/lobby", "#room-list li", None),
+            ("lobby", table.alice, "/lobby", "#room-list li", sng_structure_open),
             ("my-history", table.alice, "/history", "#mine-list li", None),
             ("table-history", table.alice, f"/rooms/{code}/history", "#hand-list li", None),
             ("replay", table.alice, f"/rooms/{code}/hands/1", "#replay-seats li", None),

@@ -98,7 +98,7 @@ form?.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   showMessage(errorBox, null);
   const res = checkForm();
-  if (res.error) { (typeof res.field === "string" ? $(res.field) : res.field).focus(); return; }
+  if (res.error) { (typeof res.field === "string" ? $(res.field) : [res.field].flat()[0]).focus(); return; }
   const btn = $("create-room");
   btn.disabled = true;
   try {

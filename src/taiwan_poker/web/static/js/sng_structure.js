@@ -167,7 +167,7 @@ export function structureEditor() {
       const bad = v.indexOf(null);
       if (bad >= 0) return fail("error.bad_schedule.level_shape", { level }, cell(row, ["small", "big", "ante"][bad]), "sng-levels-error");
       const [small, big, ante] = v;
-      if (small < 1 || small > big) return fail("error.bad_schedule.small", { level }, cell(row, "small"), "sng-levels-error");
+      if (small < 1 || small > big) return fail("error.bad_schedule.small", { level }, [cell(row, "small"), cell(row, "big")], "sng-levels-error");
       if (ante > big) return fail("error.bad_schedule.ante", { level }, cell(row, "ante"), "sng-levels-error");
       if (out.length && big <= out.at(-1)[1]) return fail("error.bad_schedule.rising", { level }, cell(row, "big"), "sng-levels-error");
       out.push(v);
@@ -195,7 +195,8 @@ export function structureEditor() {
     return { value: table };
   }
 
-  // { tournament } to send (the preset and only what differs from it), or { error, field, box }
+  // { tournament } to send (the preset and only what differs from it), or { error, field, box } (field: the input,
+  // or the inputs, at fault: the first is focused)
   function settings(format) {
     const p = data.presets[format];
     const clock = readClock();
@@ -227,7 +228,7 @@ export function structureEditor() {
     root.open = true;
     $(box).textContent = message;
     $(box).hidden = false;
-    if (field) field.setAttribute("aria-invalid", "true");
+    for (const x of [field].flat()) x?.setAttribute("aria-invalid", "true");
   }
 
   // the form's format chosen: the section shown for a sit-and-go, filled from its preset when it changes
