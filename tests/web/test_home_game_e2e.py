@@ -34,7 +34,7 @@ CLOCK = 120  # seconds to act (time bank 0): room to act on a busy machine; the 
 @pytest.fixture(scope="module")
 def evening_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, FakeClock]]:
     tmp = tmp_path_factory.mktemp("home-game")
-    clock = FakeClock(tmp / "clock")
+    clock = FakeClock(tmp / "clock", stopped=True)  # the next hand is dealt by the test, never by the 6 s wait
     process = ServerProcess(tmp / "data", tmp / "server.log", {"TP_ACTION_CLOCK_SECONDS": str(CLOCK),
                                                                 "TP_TEST_CLOCK_FILE": str(clock.path)})
     yield process.start(timeout=60), clock

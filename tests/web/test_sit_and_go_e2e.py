@@ -24,16 +24,22 @@ from .test_tables_e2e import PHONE, no_raw_keys
 
 
 class FakeClock:
-    """The server's clock: the real one plus the seconds written in a file the server reads at each reading."""
+    """The server's clock, from a file the server reads at each reading: the real one plus the seconds written, or
+    (``stopped``) a clock that moves only when the test moves it (nothing on the table's clock, such as the next
+    hand's deal, happens behind a slow test's back)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, stopped: bool = False) -> None:
         self.path = path
+        self.origin = time.time() if stopped else None
         self.ahead = 0.0
-        path.write_text("0")
+        self._write()
+
+    def _write(self) -> None:
+        self.path.write_text(str(self.ahead) if self.origin is None else f"@{self.origin + self.ahead}")
 
     def advance(self, seconds: float) -> None:
         self.ahead += seconds
-        self.path.write_text(str(self.ahead))
+        self._write()
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,8 @@
 ``TP_RATE_LIMIT_STORAGE`` (default ``memory://``; e.g. ``redis://127.0.0.1:6379`` to share the counters),
 ``TP_GOOGLE_CERTS_URL`` (default Google's; tests point it at a local endpoint),
 ``TP_TEST_CLOCK_FILE`` (browser tests only, and only in local mode: a file holding seconds the server's clock runs
-ahead of the real one, which a test moves on instead of waiting, e.g. for a sit-and-go's level).
+ahead of the real one, or ``@`` and the stopped clock's reading, which a test moves on instead of waiting, e.g. for a
+sit-and-go's level).
 """
 
 from __future__ import annotations
@@ -89,18 +90,25 @@ class Settings:
 
 
 def server_clock(settings: Settings) -> Callable[[], dt.datetime]:
-    """The clock the tables run on: the real one, or, for a browser test in local mode, the real one plus the
-    seconds in ``test_clock_file`` (read at each reading; an unreadable file counts 0)."""
+    """The clock the tables run on: the real one, or, for a browser test in local mode, what ``test_clock_file``
+    says at each reading: ``S`` the real clock plus S seconds, ``@T`` a clock stopped at T seconds since the epoch
+    (nothing on the table's clock happens until the test moves it; an unreadable file counts 0 seconds ahead)."""
     path = settings.test_clock_file
     if path is None or not settings.local_mode:
         return utcnow
 
     def ahead() -> dt.datetime:
         try:
-            seconds = float(path.read_text().strip() or 0)
+            text = path.read_text().strip()
+            stopped = text.startswith("@")
+            seconds = float(text.removeprefix("@") or 0)
         except (OSError, ValueError):
-            seconds = 0.0
-        return utcnow() + dt.timedelta(seconds=seconds if math.isfinite(seconds) else 0.0)
+            stopped, seconds = False, 0.0
+        if not math.isfinite(seconds):
+            stopped, seconds = False, 0.0
+        if stopped:
+            return dt.datetime.fromtimestamp(seconds, dt.UTC)
+        return utcnow() + dt.timedelta(seconds=seconds)
 
     return ahead
 
