@@ -582,6 +582,9 @@ function drawBoard() {
   drawPots();
 }
 
+// the clock bar's share left, 0 to 1 (a transform: the bar moves without laying the page out again)
+const fill = (share) => { $("clock-fill").style.transform = `scaleX(${share})`; };
+
 function drawClock() {
   const s = state;
   if (!s) return;
@@ -598,7 +601,7 @@ function drawClock() {
   if (live && left != null) {
     clock.hidden = false;
     const secs = Math.max(0, Math.ceil(left));
-    $("clock-fill").style.width = `${Math.max(0, Math.min(100, (left / total) * 100))}%`;
+    fill(Math.max(0, Math.min(1, left / total)));
     clock.classList.toggle("low", left <= 10);
     clock.classList.toggle("out", left <= 0);
     clock.classList.toggle("bank", banking);
@@ -618,12 +621,12 @@ function drawClock() {
   } else if (s.hand?.complete && s.match && !s.match.over && s.status === "playing" && left != null) {
     clock.hidden = false;
     clock.classList.remove("low", "out");
-    $("clock-fill").style.width = "0%";
+    fill(0);
     $("clock-text").textContent = t("room.next_in", { seconds: Math.max(0, Math.ceil(left)) });
   } else if (s.status === "rebuys" && left != null) {  // waiting for a rebuy: the match ends when this runs out
     clock.hidden = false;
     clock.classList.remove("low", "out");
-    $("clock-fill").style.width = `${Math.max(0, Math.min(100, (left / 60) * 100))}%`;
+    fill(Math.max(0, Math.min(1, left / 60)));
     $("clock-text").textContent = waitingText(s);
   } else clock.hidden = true;
   // the seat to act shows its own clock running down too
@@ -632,7 +635,7 @@ function drawClock() {
   document.querySelectorAll("#table .seat-box").forEach((box) => {
     const on = Number(box.dataset.seat) === toAct;
     box.classList.toggle("clocked", on);
-    if (on) box.querySelector(".seat-clock i").style.width = `${share}%`;
+    if (on) box.querySelector(".seat-clock i").style.transform = `scaleX(${share / 100})`;
   });
   const choiceLeft = $("choice-left");
   if (!$("choice-bar").hidden && myChoice() && left != null) {
