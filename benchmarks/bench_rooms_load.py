@@ -57,11 +57,13 @@ import os
 import random
 import secrets
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 import traceback
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from multiprocessing.connection import Connection
@@ -103,6 +105,13 @@ class Level:
     generator_cpu: float = 0.0  # CPU seconds of the load generator processes while measuring
     server_cpu: float = 0.0  # CPU seconds of the server processes (all instances) while measuring
     postgres_cpu: float | None = None  # CPU seconds of PostgreSQL while measuring (None: not visible here)
+    think: list[float] = field(default_factory=lambda: [2.0, 8.0])  # the players' think range now (--saturate steps it)
+    round_trips: list[float] = field(default_factory=list)  # an action sent -> its own reply (the sender's socket)
+    pushes: list[float] = field(default_factory=list)  # an action sent -> each other seat's socket hears of it
+    applied: int = 0  # replies saying the action was applied, while measuring
+    over: set[str] = field(default_factory=set)  # tables whose match is over (they stop playing)
+    heard: dict[str, set[int]] = field(default_factory=dict)  # room -> the other seats that heard of its pending action
+    wall: float = 0.0  # seconds measured (--saturate: one step's window)
 
 
 @dataclass(frozen=True)
@@ -176,10 +185,12 @@ def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str, str], level: Level,
-                 think: tuple[float, float], rng: random.Random, stop: asyncio.Event,
-                 opening: asyncio.Semaphore, instance: int = 0) -> None:
+                 rng: random.Random, stop: asyncio.Event, opening: asyncio.Semaphore, instance: int = 0) -> None:
+    """One seat's member: acts on its turn after a think time drawn from ``level.think`` (read at each decision,
+    so ``--saturate`` can shorten it while playing)."""
     acted_on = -1
     first = True
+    awaiting: float | None = None  # when this seat's last action went out, until its reply comes back
     # like a browser: no protocol pings of its own (the server's are answered), and room.js's keep-alive message
     next_ping = time.monotonic() + rng.uniform(0, PING_SECONDS)
     async with opening:  # at most OPENING handshakes at once: thousands of SYNs at once overflow the listen backlog
@@ -188,10 +199,13 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
     async with ws:
 
         async def act_later(version: int, message: dict[str, Any]) -> None:
-            await asyncio.sleep(rng.uniform(*think))
+            nonlocal awaiting
+            await asyncio.sleep(rng.uniform(*level.think))
             if stop.is_set():
                 return
-            level.pending[code] = (time.perf_counter(), version, seat, instance)
+            awaiting = time.perf_counter()
+            level.pending[code] = (awaiting, version, seat, instance)
+            level.heard[code] = set()
             await ws.send(json.dumps(message))
 
         tasks: set[asyncio.Task[None]] = set()
@@ -205,6 +219,11 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
                 continue
             now = time.perf_counter()
             msg = json.loads(raw)
+            if awaiting is not None and (msg.get("type") == "error" or "applied" in msg):  # the reply to our action
+                if level.measuring:
+                    level.round_trips.append(now - awaiting)
+                    level.applied += bool(msg.get("applied"))
+                awaiting = None
             if msg.get("type") == "error":
                 if msg["error"]["code"] not in ("stale_version", "duplicate", "no_hand", "hand_in_progress"):
                     level.errors.append(msg["error"]["code"])
@@ -216,13 +235,17 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
                 first = False
                 level.connected += 1
             pend = level.pending.get(code)
-            if pend is not None and pend[2] != seat and st["version"] > pend[1]:
-                if level.measuring:  # the first other player to hear of it (heads-up: the opponent)
-                    level.latencies.append(now - pend[0])
-                    level.cross.append(pend[3] != instance)
-                    level.actions += 1
-                del level.pending[code]
+            if pend is not None and pend[2] != seat and st["version"] > pend[1] and seat not in level.heard[code]:
+                if level.measuring:
+                    if not level.heard[code]:  # the first other player to hear of it (heads-up: the opponent)
+                        level.latencies.append(now - pend[0])
+                        level.cross.append(pend[3] != instance)
+                        level.actions += 1
+                    level.pushes.append(now - pend[0])  # every other seat
+                level.heard[code].add(seat)
             hand = st.get("hand")
+            if (st.get("match") or {}).get("over"):
+                level.over.add(code)
             if not hand or st["version"] <= acted_on or (st.get("match") or {}).get("over"):
                 continue
             if not hand["complete"] and hand["to_act"] == seat and "legal" in hand:
@@ -248,6 +271,7 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
 #   parent: "connect"; child opens its sockets, plays -> ("connected", sockets, seconds)
 #   parent: "measure"; child counts latencies and its CPU from now
 #   parent: "stop";    child stops      -> ("result", {...})
+# --saturate has several windows in one play: ("think", low, high), "measure", "collect" -> ("result", {...}), ...
 # A child that fails sends ("error", traceback).
 
 
@@ -266,7 +290,6 @@ async def generate(conn: Connection, job: dict[str, Any]) -> None:
     loop = asyncio.get_running_loop()
     bases: list[str] = job["bases"]
     seats: int = job["seats"]
-    think: tuple[float, float] = job["think"]
     room_ids: list[int] = job["room_ids"]
 
     async def command(expected: str) -> None:
@@ -275,6 +298,7 @@ async def generate(conn: Connection, job: dict[str, Any]) -> None:
             raise RuntimeError(f"generator expected {expected!r}, got {got!r}")
 
     level = Level(len(room_ids))
+    level.think[:] = job["think"]
     started = time.perf_counter()
     sem = asyncio.Semaphore(job["setup"])
     limits = httpx.Limits(max_connections=job["setup"] * 2, max_keepalive_connections=job["setup"] * 2,
@@ -289,7 +313,7 @@ async def generate(conn: Connection, job: dict[str, Any]) -> None:
     rng = random.Random(job["seed"])
     players = [
         asyncio.create_task(player(f"{bases[t.instances[seat]].replace('http://', 'ws://')}/ws/rooms/{t.code}",
-                                   bases[t.instances[seat]], t.code, seat, t.members[seat], level, think,
+                                   bases[t.instances[seat]], t.code, seat, t.members[seat], level,
                                    random.Random(rng.random()), stop, opening, t.instances[seat]))
         for t in tables for seat in range(seats)
     ]
@@ -300,20 +324,38 @@ async def generate(conn: Connection, job: dict[str, Any]) -> None:
         await asyncio.sleep(0.2)
     conn.send(("connected", level.connected, time.perf_counter() - started))
 
-    await command("measure")
-    level.measuring = True
+    # then windows: ("think", low, high) changes the think range; "measure" opens a window; "collect" closes it
+    # and reports it (play goes on); "stop" closes it, reports it and ends
     cpu_before = time.process_time()
-    await command("stop")
-    level.measuring = False
-    cpu = time.process_time() - cpu_before
-    stop.set()
-    for task in players:
-        task.cancel()
-    results = await asyncio.gather(*players, return_exceptions=True)
-    level.errors += [type(r).__name__ for r in results
-                     if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
-    conn.send(("result", {"latencies": level.latencies, "cross": level.cross, "actions": level.actions,
-                          "errors": level.errors, "cpu": cpu}))
+    while True:
+        got = await loop.run_in_executor(None, conn.recv)
+        if isinstance(got, tuple) and got[0] == "think":
+            level.think[:] = got[1:]
+            continue
+        if got == "measure":
+            level.latencies, level.cross, level.pushes, level.round_trips = [], [], [], []
+            level.actions = level.applied = 0
+            level.errors = []
+            level.measuring = True
+            cpu_before = time.process_time()
+            continue
+        if got not in ("collect", "stop"):
+            raise RuntimeError(f"generator: unknown command {got!r}")
+        level.measuring = False
+        cpu = time.process_time() - cpu_before
+        if got == "stop":
+            stop.set()
+            for task in players:
+                task.cancel()
+            results = await asyncio.gather(*players, return_exceptions=True)
+            level.errors += [type(r).__name__ for r in results
+                             if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
+        conn.send(("result", {"latencies": level.latencies, "cross": level.cross, "actions": level.actions,
+                              "errors": level.errors, "cpu": cpu, "pushes": level.pushes,
+                              "round_trips": level.round_trips, "applied": level.applied,
+                              "over": len(level.over)}))
+        if got == "stop":
+            return
 
 
 def reply(conn: Connection, proc: mp.process.BaseProcess, kind: str) -> tuple[Any, ...]:
@@ -332,13 +374,17 @@ def reply(conn: Connection, proc: mp.process.BaseProcess, kind: str) -> tuple[An
     return msg
 
 
-def run_level(bases: list[str], rooms: int, seats: int, seconds: float, think: tuple[float, float],
-              server_pids: list[int], generators: int, warmup: float = 0.0, postgres: bool = False) -> Level:
-    level = Level(rooms)
+Workers = list[tuple[mp.process.BaseProcess, Connection]]
+
+
+def start_generators(bases: list[str], rooms: int, seats: int, think: tuple[float, float], generators: int,
+                     level: Level) -> Workers:
+    """Spawn the generator processes, have them set up their tables and connect every socket (``level`` gets the
+    set-up and connect times and the sockets connected)."""
     ctx = mp.get_context("spawn")
     shares = [list(range(rooms))[g::generators] for g in range(generators)]
     shares = [share for share in shares if share]
-    workers: list[tuple[mp.process.BaseProcess, Connection]] = []
+    workers: Workers = []
     started = time.perf_counter()
     try:
         for g, share in enumerate(shares):
@@ -360,33 +406,60 @@ def run_level(bases: list[str], rooms: int, seats: int, seconds: float, think: t
             _, connected, _ = reply(conn, proc, "connected")
             level.connected += connected
         level.connect_seconds = time.perf_counter() - started
-        time.sleep(warmup)  # unmeasured play: the window then starts in the steady state, not mid first decision
+    except BaseException:
+        end_generators(workers)
+        raise
+    return workers
 
-        server_before = server_cpu(server_pids)
-        postgres_before = postgres_cpu() if postgres else None
-        for _, conn in workers:
-            conn.send("measure")
-        time.sleep(seconds)
-        for _, conn in workers:
-            conn.send("stop")
-        level.server_cpu = server_cpu(server_pids) - server_before
-        postgres_after = postgres_cpu() if postgres else None
-        if postgres_before is not None and postgres_after is not None:
-            level.postgres_cpu = postgres_after - postgres_before
-        for proc, conn in workers:
-            result = reply(conn, proc, "result")[1]
-            level.latencies += result["latencies"]
-            level.cross += result["cross"]
-            level.actions += result["actions"]
-            level.errors += result["errors"]
-            level.generator_cpu += result["cpu"]
+
+def end_generators(workers: Workers) -> None:
+    for proc, conn in workers:
+        conn.close()  # a generator still waiting for a command reads the end of the pipe and ends
+        proc.join(30)
+        if proc.is_alive():
+            proc.terminate()
+            proc.join(10)
+
+
+def measure_window(workers: Workers, level: Level, seconds: float, server_pids: list[int], postgres: bool,
+                   close: str = "stop") -> None:
+    """One measured window of ``seconds``: the generators' samples and CPU, the servers' and PostgreSQL's CPU, merged
+    into ``level``. ``close``: "stop" ends the generators' play, "collect" lets it go on."""
+    server_before = server_cpu(server_pids)
+    postgres_before = postgres_cpu() if postgres else None
+    started = time.perf_counter()
+    for _, conn in workers:
+        conn.send("measure")
+    time.sleep(seconds)
+    for _, conn in workers:
+        conn.send(close)
+    level.wall = time.perf_counter() - started
+    level.server_cpu = server_cpu(server_pids) - server_before
+    postgres_after = postgres_cpu() if postgres else None
+    if postgres_before is not None and postgres_after is not None:
+        level.postgres_cpu = postgres_after - postgres_before
+    for proc, conn in workers:
+        result = reply(conn, proc, "result")[1]
+        level.latencies += result["latencies"]
+        level.cross += result["cross"]
+        level.actions += result["actions"]
+        level.errors += result["errors"]
+        level.generator_cpu += result["cpu"]
+        level.pushes += result["pushes"]
+        level.round_trips += result["round_trips"]
+        level.applied += result["applied"]
+        level.over |= {f"{proc.pid}:{k}" for k in range(result["over"])}  # a count per generator, kept as a set
+
+
+def run_level(bases: list[str], rooms: int, seats: int, seconds: float, think: tuple[float, float],
+              server_pids: list[int], generators: int, warmup: float = 0.0, postgres: bool = False) -> Level:
+    level = Level(rooms)
+    workers = start_generators(bases, rooms, seats, think, generators, level)
+    try:
+        time.sleep(warmup)  # unmeasured play: the window then starts in the steady state, not mid first decision
+        measure_window(workers, level, seconds, server_pids, postgres)
     finally:
-        for proc, conn in workers:
-            conn.close()  # a generator still waiting for a command reads the end of the pipe and ends
-            proc.join(30)
-            if proc.is_alive():
-                proc.terminate()
-                proc.join(10)
+        end_generators(workers)
     return level
 
 
@@ -400,11 +473,11 @@ def _stat(pid: int | str) -> tuple[str, list[str]]:
 
 
 def server_cpu(pids: list[int]) -> float:
-    """CPU seconds (user + system) the server processes have used, all instances together."""
+    """CPU seconds (user + system, with their reaped children's) the server processes have used, all instances."""
     total = 0
     for pid in pids:
         fields = _stat(pid)[1]
-        total += int(fields[11]) + int(fields[12])
+        total += sum(int(x) for x in fields[11:15])
     return total / CLOCK_TICKS
 
 
@@ -506,8 +579,10 @@ class Row:
         return [lat for lat, c in zip(self.level.latencies, self.level.cross, strict=True) if c == cross]
 
 
-def run_configuration(backend: str, seats: int, rooms: int, instances: int, bus: bool, seconds: float,
-                      think: tuple[float, float], generators: int, warmup: float) -> Row:
+@contextlib.contextmanager
+def servers_running(backend: str, instances: int, bus: bool) -> Iterator[tuple[list[str], list[int]]]:
+    """``instances`` fresh servers on a fresh database (SQLite file, or a new PostgreSQL schema): their base URLs
+    and pids, idle; stopped (and the schema dropped) afterwards."""
     tmp = Path(tempfile.mkdtemp(prefix="tp-load-"))
     env = {"TP_RATE_LIMIT_SCALE": "0",  # a thousand simulated members share one address here
            "TP_PUSH_BUS": "1" if bus else "0"}
@@ -522,14 +597,20 @@ def run_configuration(backend: str, seats: int, rooms: int, instances: int, bus:
         bases = [server.start() for server in servers]  # one after another: the first creates the tables
         pids = [server.proc.pid for server in servers if server.proc is not None]
         settle(pids)
-        level = run_level(bases, rooms, seats, seconds, think, pids, generators, warmup, backend == "postgresql")
-        gc_notes = [gc_pauses(base) for base in bases]
+        yield bases, pids
     finally:
         for server in servers:
             server.stop()
         if schema:
             with sa.create_engine(PG_ADMIN_URL).begin() as conn:
                 conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+
+
+def run_configuration(backend: str, seats: int, rooms: int, instances: int, bus: bool, seconds: float,
+                      think: tuple[float, float], generators: int, warmup: float) -> Row:
+    with servers_running(backend, instances, bus) as (bases, pids):
+        level = run_level(bases, rooms, seats, seconds, think, pids, generators, warmup, backend == "postgresql")
+        gc_notes = [gc_pauses(base) for base in bases]
     row = Row(backend, instances, bus, seats, rooms, think, seconds, level)
     cross, same = row.split(True), row.split(False)
     pg = "-" if level.postgres_cpu is None else f"{level.postgres_cpu / seconds:.2f}"
@@ -542,6 +623,180 @@ def run_configuration(backend: str, seats: int, rooms: int, instances: int, bus:
     for k, note in enumerate(gc_notes, 1):
         print(f"    server GC pauses (whole run), instance {k}: {note}", flush=True)
     return row
+
+
+# -- saturation (issue 49) ---------------------------------------------------------------------------------------
+
+PROFILE_CATEGORIES = (  # a sample counts for the first category met walking its stack from the innermost frame out
+    ("JSON", ("/json/", "orjson")),
+    ("WebSocket compression", ("permessage_deflate", "zlib")),
+    ("database client (SQLAlchemy, psycopg, sqlite3)", ("/sqlalchemy/", "/psycopg", "/sqlite3/")),
+    ("push bus", ("rooms/bus.py",)),
+    ("seat views", ("tables/views.py", "rules/views.py", "rooms/reads.py", "tables/timing.py")),
+    ("table machine (decide, evolve, fold, events)", ("taiwan_poker/tables/", "taiwan_poker/rules/",
+                                                      "taiwan_poker/fairness/", "taiwan_poker/cards.py")),
+    ("room service (write path, loader, hub)", ("taiwan_poker/rooms/", "taiwan_poker/store/",
+                                                "taiwan_poker/lru.py")),
+    ("web handlers (socket, API, metrics)", ("taiwan_poker/web/", "prometheus_client", "/logging/")),
+    ("uvicorn / websockets / Starlette", ("/uvicorn/", "/websockets/", "/starlette/", "/fastapi/", "/h11/",
+                                          "/httptools/", "/anyio/")),
+    ("thread hand-offs (executor, queues, locks)", ("concurrent/futures", "threading.py", "/queue.py")),
+    ("asyncio loop", ("/asyncio/", "uvloop", "selectors.py")),
+)
+
+
+def profile_summary(raw: Path, top: int = 25) -> str:
+    """Categories, the top functions by own samples and by samples in them or below, from py-spy's raw
+    (collapsed-stack) output."""
+    own: dict[str, int] = {}
+    inclusive: dict[str, int] = {}
+    categories: dict[str, int] = {}
+    total = 0
+    for line in raw.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        count = int(count_text)
+        total += count
+        frames = [f for f in stack.split(";") if f.strip()]
+        frames = [f for f in frames if not f.startswith(("process ", "thread "))] or frames
+        if not frames:
+            continue
+        leaf = frames[-1]
+        own[leaf] = own.get(leaf, 0) + count
+        for frame in set(frames):
+            inclusive[frame] = inclusive.get(frame, 0) + count
+        category = "other"
+        for frame in reversed(frames):
+            found = next((name for name, marks in PROFILE_CATEGORIES if any(m in frame for m in marks)), None)
+            if found is not None:
+                category = found
+                break
+        categories[category] = categories.get(category, 0) + count
+    total = max(total, 1)
+    out = [f"{total} samples"]
+    out.append("by part (innermost frame of a known part):")
+    out += [f"  {n / total:6.1%}  {name}" for name, n in sorted(categories.items(), key=lambda kv: -kv[1])]
+    out.append(f"top {top} functions by own samples:")
+    out += [f"  {n / total:6.1%}  {name}" for name, n in sorted(own.items(), key=lambda kv: -kv[1])[:top]]
+    out.append(f"top {top} functions by samples in them or below:")
+    out += [f"  {n / total:6.1%}  {name}" for name, n in sorted(inclusive.items(), key=lambda kv: -kv[1])[:top]]
+    return "\n".join(out)
+
+
+def py_spy(pid: int, seconds: float, out: Path) -> str:
+    """Profile a server process with py-spy (``--gil``: only samples holding the GIL, i.e. where its one core goes)
+    for ``seconds``: a flame graph ``out``.svg and collapsed stacks ``out``.txt, then their summary (also written to
+    ``out``.top.txt). py-spy is a benchmark tool (``pip install -c constraints.txt py-spy``), not a dependency."""
+    exe = Path(sys.executable).with_name("py-spy")
+    if not exe.exists():
+        return "py-spy is not installed (.venv/bin/pip install -c constraints.txt py-spy): no profile"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    common = [str(exe), "record", "--gil", "--nonblocking", "--rate", "200", "--duration", str(int(seconds)),
+              "--pid", str(pid)]
+    svg = subprocess.Popen([*common, "--format", "flamegraph", "--output", f"{out}.svg"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    raw = subprocess.run([*common, "--format", "raw", "--output", f"{out}.txt"], capture_output=True, text=True,
+                         check=False)
+    svg.wait(60)
+    if raw.returncode != 0:
+        return f"py-spy failed: {raw.stderr[-500:]}"
+    summary = profile_summary(Path(f"{out}.txt"))
+    Path(f"{out}.top.txt").write_text(summary + "\n")
+    return summary
+
+
+@dataclass
+class Step:
+    """One load step of ``--saturate``: the think range and what its window measured."""
+
+    backend: str
+    instances: int
+    seats: int
+    rooms: int
+    think: tuple[float, float]
+    level: Level
+
+    @property
+    def seconds(self) -> float:
+        return self.level.wall
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.level.applied / self.seconds
+
+    @property
+    def offered(self) -> float:
+        return self.rooms / (sum(self.think) / 2)
+
+    def per_action_ms(self, cpu: float | None) -> str:
+        return "-" if cpu is None else f"{cpu / max(1, self.level.applied) * 1000:.2f}"
+
+    def cores(self, cpu: float | None) -> str:
+        return "-" if cpu is None else f"{cpu / self.seconds:.2f}"
+
+
+STEP_HEADER = (f"{'backend':10} {'inst':>4} {'seats':>5} {'rooms':>5} {'think s':>9} {'offered':>7} {'actions/s':>9} "
+               f"{'server ms/act':>13} {'server cores':>12} {'pg ms/act':>9} {'gen ms/act':>10} {'gen cores':>9} "
+               f"{'reply p50/p95/p99 ms':>22} {'push p50/p95/p99 ms':>22} {'errors':>6} {'over':>4}")
+
+
+def step_line(st: Step) -> str:
+    lv = st.level
+    kinds = " ".join(sorted(set(lv.errors))[:3])
+    return (f"{st.backend:10} {st.instances:>4} {st.seats:>5} {st.rooms:>5} "
+            f"{f'{st.think[0]:g}-{st.think[1]:g}':>9} {st.offered:>7.0f} {st.actions_per_second:>9.1f} "
+            f"{st.per_action_ms(lv.server_cpu):>13} {st.cores(lv.server_cpu):>12} "
+            f"{st.per_action_ms(lv.postgres_cpu):>9} {st.per_action_ms(lv.generator_cpu):>10} "
+            f"{st.cores(lv.generator_cpu):>9} {percentiles(lv.round_trips):>22} {percentiles(lv.pushes):>22} "
+            f"{len(lv.errors):>6} {len(lv.over):>4} {kinds}").rstrip()
+
+
+def run_saturation(backend: str, seats: int, rooms: int, instances: int, bus: bool, steps: list[float],
+                   seconds: float, warmup: float, generators: int, profile: float, profile_out: Path | None
+                   ) -> list[Step]:
+    """Raise the load step by step on one set of tables (each step a shorter mean think, the range ±50 % around
+    it) until the throughput stops growing; each step: ``warmup`` s unmeasured, then ``seconds`` measured.
+    ``profile`` > 0: then that many seconds of py-spy on the first instance at the step of the highest
+    throughput (not measured: the profiler costs the server some CPU)."""
+    out: list[Step] = []
+    postgres = backend == "postgresql"
+    with servers_running(backend, instances, bus) as (bases, pids):
+        first = (steps[0] * 0.5, steps[0] * 1.5)
+        setup = Level(rooms)
+        workers = start_generators(bases, rooms, seats, first, generators, setup)
+        print(f"{backend} instances={instances} seats={seats} rooms={rooms}: set up in {setup.setup_seconds:.1f} s, "
+              f"{setup.connected}/{rooms * seats} sockets in {setup.connect_seconds:.1f} s", flush=True)
+        try:
+            best = 0.0
+            for mean in steps:
+                think = (mean * 0.5, mean * 1.5)
+                for _, conn in workers:
+                    conn.send(("think", *think))
+                time.sleep(warmup)
+                level = Level(rooms)
+                measure_window(workers, level, seconds, pids, postgres, close="collect")
+                step = Step(backend, instances, seats, rooms, think, level)
+                out.append(step)
+                print(step_line(step), flush=True)
+                if step.actions_per_second < best * 1.03:  # past the knee: more offered load buys nothing
+                    break
+                best = max(best, step.actions_per_second)
+            if profile > 0 and profile_out is not None:
+                peak = max(out, key=lambda st: st.actions_per_second)
+                for _, conn in workers:
+                    conn.send(("think", *peak.think))
+                time.sleep(warmup)
+                print(f"profiling instance 1 (pid {pids[0]}) for {profile:g} s at think {peak.think[0]:g}-"
+                      f"{peak.think[1]:g} s ...", flush=True)
+                print(py_spy(pids[0], profile, profile_out), flush=True)
+            for _, conn in workers:
+                conn.send("stop")
+            for proc, conn in workers:
+                reply(conn, proc, "result")
+        finally:
+            end_generators(workers)
+    return out
 
 
 def print_table(rows: list[Row], seconds: float, warmup: float) -> None:
@@ -588,6 +843,14 @@ def main() -> None:
     ap.add_argument("--generators", type=int, default=1, help="load generator processes sharing the tables")
     ap.add_argument("--warmup", type=float, default=0.0,
                     help="seconds of unmeasured play after every socket has connected (default 0)")
+    ap.add_argument("--saturate", action="store_true",
+                    help="issue 49: on each configuration, raise the load step by step (--steps) until it saturates")
+    ap.add_argument("--steps", default="1,0.5,0.3,0.2,0.15,0.1,0.07",
+                    help="--saturate: mean think seconds of each step (its range ±50%%), e.g. 1,0.5,0.3")
+    ap.add_argument("--profile", type=float, default=0.0,
+                    help="--saturate: seconds of py-spy on instance 1 at the highest throughput (0: none)")
+    ap.add_argument("--profile-out", default="benchmarks/profiles/rooms",
+                    help="--saturate: where the profile goes (<this>-<config>.svg, .txt, .top.txt)")
     args = ap.parse_args()
     low, high = (float(x) for x in args.think.split(","))
     think = (low, high)
@@ -596,6 +859,9 @@ def main() -> None:
     counts = [int(x) for x in args.instances.split(",")]
     if min(counts) < 1:
         ap.error("--instances must be at least 1")
+    if args.saturate:
+        saturate(args, counts)
+        return
     rows: list[Row] = []
     levels = [(b, n, r, k) for b in args.backends.split(",") for n in (int(x) for x in args.seats.split(","))
               for r in (int(x) for x in args.rooms.split(",")) for k in counts]
@@ -611,6 +877,42 @@ def main() -> None:
         rows.append(run_configuration(backend, seats, rooms, instances, bus, args.seconds, think, args.generators,
                                      args.warmup))
     print_table(rows, args.seconds, args.warmup)
+
+
+def saturate(args: argparse.Namespace, counts: list[int]) -> None:
+    steps = [float(x) for x in args.steps.split(",")]
+    rooms = int(args.rooms.split(",")[0])
+    results: list[Step] = []
+    for backend in args.backends.split(","):
+        for seats in (int(x) for x in args.seats.split(",")):
+            for instances in counts:
+                if instances > 1 and backend != "postgresql":
+                    print(f"{backend} instances={instances} skipped: several instances need PostgreSQL", flush=True)
+                    continue
+                bus = backend == "postgresql" and (args.bus == "on" or (args.bus == "auto" and instances > 1))
+                profile_out = Path(f"{args.profile_out}-{backend}-{seats}seats-{instances}inst")
+                print(STEP_HEADER, flush=True)
+                results += run_saturation(backend, seats, rooms, instances, bus, steps, args.seconds, args.warmup,
+                                          args.generators, args.profile, profile_out)
+    print(f"\nsaturation: {args.seconds:g} s a step after {args.warmup:g} s of warm-up; actions/s = applied actions "
+          "(their replies); reply = an action sent -> its own reply; push = an action sent -> each other seat "
+          "hears of it; CPU per applied action; gen = the load generator; over = tables whose match ended")
+    print(STEP_HEADER)
+    for st in results:
+        print(step_line(st))
+    peaks: dict[tuple[str, int, int], Step] = {}
+    for st in results:
+        key = (st.backend, st.seats, st.instances)
+        if key not in peaks or st.actions_per_second > peaks[key].actions_per_second:
+            peaks[key] = st
+    for (backend, seats, instances), st in sorted(peaks.items()):
+        one = peaks.get((backend, seats, 1))
+        ratio = f" (×{st.actions_per_second / one.actions_per_second:.2f} one instance's)" \
+            if instances > 1 and one is not None and one.actions_per_second else ""
+        print(f"peak {backend} seats={seats} instances={instances}: {st.actions_per_second:.1f} actions/s{ratio}, "
+              f"server {st.per_action_ms(st.level.server_cpu)} ms an action")
+    print("targets (issue 49): ≤ 1 ms of server CPU an action on one instance; p99 < 100 ms at 1,000 actions/s; "
+          "two instances ≥ ×1.5 one")
 
 
 if __name__ == "__main__":
