@@ -65,8 +65,12 @@ def test_the_creator_edits_a_sit_and_go_structure_and_the_table_has_exactly_it(
         p.goto(f"{server}/lobby")
         p.wait_for_selector(f"html[lang='{lang}'] #create-form")
         assert p.locator("#sng-structure").is_hidden()  # a cash table has no structure
+        assert p.locator("#create-stack").is_visible() and p.locator("#create-bb").is_visible()
+        p.fill("#create-stack", "1")  # a cash stack that could not be: a sit-and-go does not read it
         p.check("input[name=seats][value='4']")
         p.select_option("#create-format", "regular")
+        # the stack and blinds are the structure's: the cash fields go away
+        assert p.locator("#create-stack").is_hidden() and p.locator("#create-bb").is_hidden()
         p.click("#sng-structure summary")
 
         # filled in from the server's preset and default payouts, every input named

@@ -70,8 +70,16 @@ const structure = form ? structureEditor() : null;  // a sit-and-go's schedule a
 const format = () => $("create-format")?.value || "cash";
 const seats = () => Number(new FormData(form).get("seats"));
 
-// The settings as typed, or the first reason they cannot make a table.
-function settings() { return tableSettings(form, "create", LIMITS); }
+// The settings as typed, or the first reason they cannot make a table (a sit-and-go's stack and blinds are its
+// schedule's: the cash fields are hidden and not read).
+function settings() { return tableSettings(form, "create", LIMITS, format() === "cash"); }
+
+// the starting stack and the blinds are a cash match's; a sit-and-go's come from its structure
+function showMoney() {
+  const cash = format() === "cash";
+  $("create-stack").closest(".money-field").hidden = !cash;
+  form.querySelector(".blinds-field").hidden = !cash;
+}
 
 function checkForm() {
   const res = settings();
@@ -88,7 +96,8 @@ function checkForm() {
 if (structure) {
   structure.setSeats(seats());
   structure.show(format());
-  $("create-format").addEventListener("change", () => structure.show(format()));
+  showMoney();
+  $("create-format").addEventListener("change", () => { structure.show(format()); showMoney(); });
   for (const radio of form.querySelectorAll("input[name=seats]")) radio.addEventListener("change", () => structure.setSeats(seats()));
 }
 form?.addEventListener("input", checkForm);
@@ -108,8 +117,6 @@ form?.addEventListener("submit", async (ev) => {
     const body = { ...res.body, ...options };
     if (res.tournament) {  // a sit-and-go: its preset's stack, its schedule as edited (docs/tournaments.md)
       body.tournament = res.tournament;
-      delete body.stack;
-      delete body.blinds;
     }
     const created = await memberApi("/api/rooms", { method: "POST", body });
     location.assign(created.url || `/rooms/${encodeURIComponent(created.code)}`);

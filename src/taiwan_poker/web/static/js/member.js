@@ -108,8 +108,9 @@ export function whole(text) {
 // A table's settings as typed in `form` (fields `${prefix}-stack`, `-sb`, `-bb`, radios seats and decks): { body },
 // or the first reason they cannot make a table, { error, field }; nothing is changed behind the player's back.
 // `limits` as GET /api/tables/limits gives them.
-export function tableSettings(form, prefix, limits) {
+export function tableSettings(form, prefix, limits, money = true) {
   const data = new FormData(form);
+  if (!money) return bankSetting({ seats: Number(data.get("seats")), decks: Number(data.get("decks")) }, prefix, limits);
   const v = {};
   for (const [key, label] of [["stack", "lobby.stack"], ["sb", "lobby.small_blind"], ["bb", "lobby.big_blind"]]) {
     v[key] = whole(document.getElementById(`${prefix}-${key}`).value);
@@ -123,9 +124,14 @@ export function tableSettings(form, prefix, limits) {
     return { error: t("lobby.bad_stack", { min: chips(stackMin), max: chips(stackMax) }), field: `${prefix}-stack` };
   }
   if (stack < bbs * bb) return { error: t("lobby.bad_stack_bb", { bbs, amount: chips(bbs * bb) }), field: `${prefix}-stack` };
-  const body = { seats: Number(data.get("seats")), decks: Number(data.get("decks")), stack, blinds: [sb, bb] };
+  return bankSetting({ seats: Number(data.get("seats")), decks: Number(data.get("decks")), stack, blinds: [sb, bb] },
+    prefix, limits);
+}
+
+// The time bank added to ``body`` (seconds per player per match, after the action clock), or why it cannot be.
+function bankSetting(body, prefix, limits) {
   const bankField = document.getElementById(`${prefix}-bank`);
-  if (bankField && limits.time_bank) {  // seconds of time bank per player per match, after the action clock
+  if (bankField && limits.time_bank) {
     const bank = whole(bankField.value), [lo, hi] = limits.time_bank;
     if (bank == null || bank < lo || bank > hi) return { error: t("lobby.bad_bank", { min: lo, max: hi }), field: `${prefix}-bank` };
     body.time_bank = bank;
