@@ -2,8 +2,9 @@
 
 axe-core comes from the PyPI package ``axe-playwright-python`` (its bundled ``axe.min.js``, MPL-2.0), injected into
 every page. Every rule axe has runs except the AAA ones (enhanced contrast and the like): WCAG A and AA, best
-practices and the experimental rules (``label-content-name-mismatch`` among them). Each page or state is audited at
-360×640, 390×844, 1280×800 and 1920×1080 in the language of its test (zh-TW and English); a page is loaded once and
+practices and the experimental rules (``label-content-name-mismatch`` among them). Each page or state is audited at a
+phone's and a desktop's width in the language of its test, the four widths shared out between the two languages:
+English (the longer words) at 360×640 and 1280×800, zh-TW at 390×844 and 1920×1080. A page is loaded once and
 audited at each width (the viewport resized, the layout settled, the page scrolled to its top so nothing lies half
 under the sticky header). One server and one browser serve the module; each test has its own table.
 
@@ -17,7 +18,7 @@ under the sticky header). One server and one browser serve the module; each test
   choice (the player asked and the other), run it twice (asked, and agreed while the other decides), the match over
   (the winner and a spectator).
 
-Screenshots ``test-output/screenshots/a11y-<page or state>-<lang>-<width>.png`` at 360 and 1280 px (whole pages);
+Screenshots ``test-output/screenshots/a11y-<page or state>-<lang>-<width>.png`` at each width audited (whole pages);
 every violation found is written to ``test-output/a11y-report.json`` whatever the outcome.
 """
 
@@ -34,10 +35,9 @@ from .room_states import Member, Table, hand_over, passive, reach_states, wait_f
 from .test_table_layout import settle
 
 SIZES = {"360": (360, 640), "390": (390, 844), "1280": (1280, 800), "1920": (1920, 1080)}
-SHOT_SIZES = ("360", "1280")
 # the room's 18 states at a phone's width and a desktop's (the two layouts; 390 and 1920 are checked for every
 # other page, and the table layout test puts every seat in view at all four): the suite's longest test halved
-ROOM_SIZES = ("360", "1280")
+WIDTHS = {"en": ("360", "1280"), "zh-TW": ("390", "1920")}  # a phone and a desktop each, the four between them
 LANGS = ("zh-TW", "en")
 LANG_TAG = {"zh-TW": "zh", "en": "en"}
 REPORT = SCREENSHOTS.parent / "a11y-report.json"
@@ -73,11 +73,10 @@ class Audit:
             where = f"{name} {lang} {size}"
             self.checked.append(where)
             self.found += [{"where": where, **v} for v in page.evaluate(AXE_RUN)]
-            if size in SHOT_SIZES:
-                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-                page.evaluate("window.scrollTo(0, 0)")  # the sticky header at the top of the picture
-                page.screenshot(path=str(SCREENSHOTS / f"a11y-{name}-{LANG_TAG[lang]}-{size}.png"),
-                                full_page=True, animations="disabled")
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.evaluate("window.scrollTo(0, 0)")  # the sticky header at the top of the picture
+            page.screenshot(path=str(SCREENSHOTS / f"a11y-{name}-{LANG_TAG[lang]}-{size}.png"),
+                            full_page=True, animations="disabled")
 
     def assert_none(self) -> None:
         """Writes the report, then fails with every violation by rule and the first forty in full."""
@@ -107,8 +106,8 @@ def test_every_state_of_the_room_has_no_axe_violation(table: Table, lang: str) -
     audit = Audit(f"room-{lang}")
     for state in reach_states(table).values():
         state.member.open_room(lang, state.frozen, state.coach)
-        audit.run(state.member.page, state.name, lang, state.prepare, ROOM_SIZES)
-    assert len(audit.checked) == 18 * len(ROOM_SIZES)
+        audit.run(state.member.page, state.name, lang, state.prepare, WIDTHS[lang])
+    assert len(audit.checked) == 18 * len(WIDTHS[lang])
     audit.assert_none()
 
 
@@ -167,7 +166,7 @@ def test_every_page_has_no_axe_violation(table: Table, browser: Any, server: str
             m.page.wait_for_selector(ready)
             if use is not None:
                 use(m.page)
-            audit.run(m.page, name, lang)
+            audit.run(m.page, name, lang, sizes=WIDTHS[lang])
     finally:
         visitor.close()
     audit.assert_none()
