@@ -49,21 +49,28 @@ def whole(repeat: int) -> None:
 
 def cpu(repeat: int) -> None:
     print("\nCPU per move, decide + fold (target: a tournament within 10 % of a plain table)")
-    tournament = [0, 0.0]
-    cash = [0, 0.0]
+    print("(a tournament's short stacks go all in more often: more moves end the hand, and an all-in's run-out is "
+          "several events; each kind of move is compared apart, and per event)")
+    kinds = ("continues", "ends hand")
+    totals = {table: {k: [0, 0.0, 0] for k in kinds} for table in ("sit-and-go", "cash match")}
     for seed in range(repeat * 3):
         t = play_sit_and_go(preset("regular"), 6, seed=seed, levels=("beginner",))
-        c = play_sit_and_go(None, 6, seed=seed, levels=("beginner",), max_hands=len(t.state.hands))
-        tournament[0] += t.moves
-        tournament[1] += t.move_seconds
-        cash[0] += c.moves
-        cash[1] += c.move_seconds
-    per_t = tournament[1] / tournament[0] * 1e6
-    per_c = cash[1] / cash[0] * 1e6
-    print(f"{'table':<12} {'moves':>7} {'µs / move':>10}")
-    print(f"{'sit-and-go':<12} {tournament[0]:>7} {per_t:>10.1f}")
-    print(f"{'cash match':<12} {cash[0]:>7} {per_c:>10.1f}")
-    print(f"ratio {per_t / per_c:.3f}")
+        c = play_sit_and_go(None, 6, seed=seed, levels=("beginner",), max_hands=len(t.state.hands), push_fold=True)
+        for table, played in (("sit-and-go", t), ("cash match", c)):
+            for k in kinds:
+                for i, x in enumerate(played.by_kind[k]):
+                    totals[table][k][i] += x
+    print(f"{'table':<12} {'move':<10} {'moves':>7} {'µs / move':>10} {'events / move':>14} {'µs / event':>11}")
+    per: dict[tuple[str, str], tuple[float, float]] = {}
+    for table, by in totals.items():
+        for k, (n, seconds, events) in by.items():
+            per[table, k] = (seconds / max(n, 1) * 1e6, seconds / max(events, 1) * 1e6)
+            print(f"{table:<12} {k:<10} {n:>7} {per[table, k][0]:>10.1f} {events / max(n, 1):>14.2f} "
+                  f"{per[table, k][1]:>11.1f}")
+    for k in kinds:
+        t_move, t_event = per["sit-and-go", k]
+        c_move, c_event = per["cash match", k]
+        print(f"ratio ({k}): per move {t_move / c_move:.3f}, per event {t_event / c_event:.3f}")
 
 
 def service(repeat: int) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .errors import TableError
@@ -55,17 +56,23 @@ class Schedule:
 
     def stages(self) -> tuple[Stage, ...]:
         """The clock's timeline: the levels in order with the breaks between them; the last level is open."""
-        out: list[Stage] = []
-        last = len(self.levels) - 1
-        for i in range(len(self.levels)):
-            out.append(Stage(i, None if i == last else self.minutes))
-            if i < last and self.break_every and self.break_minutes and (i + 1) % self.break_every == 0:
-                out.append(Stage(None, self.break_minutes))
-        return tuple(out)
+        return _stages(self)
 
     def to_json(self) -> dict[str, Any]:
         return {"levels": [list(level) for level in self.levels], "minutes": self.minutes,
                 "break_every": self.break_every, "break_minutes": self.break_minutes}
+
+
+@lru_cache(maxsize=64)
+def _stages(schedule: Schedule) -> tuple[Stage, ...]:
+    """:meth:`Schedule.stages`, worked out once per schedule (the table's clock asks after every event)."""
+    out: list[Stage] = []
+    last = len(schedule.levels) - 1
+    for i in range(len(schedule.levels)):
+        out.append(Stage(i, None if i == last else schedule.minutes))
+        if i < last and schedule.break_every and schedule.break_minutes and (i + 1) % schedule.break_every == 0:
+            out.append(Stage(None, schedule.break_minutes))
+    return tuple(out)
 
 
 BASE_LEVELS: tuple[tuple[int, int], ...] = (
