@@ -54,11 +54,11 @@ class TournamentSeat:
     places_paid: int
 
 
-def tournament_seat(t: Tournament) -> TournamentSeat:
+def tournament_seat(t: Tournament, players_left: int | None = None) -> TournamentSeat:
     """The coach's view of a sit-and-go: the payouts of the places the players left play for (the busted took
-    the places below them)."""
+    the places below them). ``players_left``: as at an earlier hand (its players dealt in: the review); None, now."""
     field = len(t.field)
-    left = max(1, field - len(t.places))
+    left = max(1, field - len(t.places) if players_left is None else players_left)
     return TournamentSeat(payout_amounts(t.settings, field)[:left], len(t.settings.payout_table(field)))
 
 

@@ -41,6 +41,7 @@ from enum import StrEnum
 
 from ..cards import Card
 from ..coach.advice import advise_with_plan
+from ..coach.tournament import TournamentSeat
 from ..odds.equity import equity as exact_equity
 from ..rules.actions import Action, ActionKind
 from ..rules.events import ActionTaken, BoardDealt, HandShown, PotAwarded
@@ -150,9 +151,11 @@ def _taken(ev: ActionTaken) -> Action:
     return Action(ev.kind)
 
 
-def review(hand: Hand, seat: int, habits: tuple[Habits | None, ...] = ()) -> tuple[list[Decision], AllInEV | None]:
+def review(hand: Hand, seat: int, habits: tuple[Habits | None, ...] = (), tournament: TournamentSeat | None = None
+           ) -> tuple[list[Decision], AllInEV | None]:
     """The seat's decisions in ``hand`` (complete), and the all-in EV where it applies; ``habits``: what the
-    table had seen of each seat's player before this hand (the coach saw them too, :mod:`~..strategy.habits`)."""
+    table had seen of each seat's player before this hand (the coach saw them too, :mod:`~..strategy.habits`);
+    ``tournament``: a sit-and-go's payouts as they stood at this hand (the coach's push-or-fold mix and ICM)."""
     events = hand.events
     shown = {e.seat: e for e in events if isinstance(e, HandShown)}
     decisions: list[Decision] = []
@@ -165,7 +168,7 @@ def review(hand: Hand, seat: int, habits: tuple[Habits | None, ...] = ()) -> tup
             continue
         before = Hand.from_events(hand.rules, events[:i])
         view = seat_view(before, seat).seeing(habits)  # as the coach saw it then
-        advice, plan = advise_with_plan(view)  # what the coach said at this decision, draw for draw
+        advice, plan = advise_with_plan(view, tournament=tournament)  # what the coach said, draw for draw
         taken = _taken(ev)
         verdict = mark(view, plan, taken)
         cost, exact = _exact_cost(before, view.call_amount, seat, kind, shown)

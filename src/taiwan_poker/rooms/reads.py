@@ -177,7 +177,9 @@ class RoomReads:
         index = self.hand_index(state, hand_no, member, played=True, finished=True)
         seat = state.seat_in_hand(member.id, index)
         assert seat is not None
-        decisions, ev = review_hand(state.hands[index], seat, habits=habits_at(state, index))
+        hand = state.hands[index]
+        sit_and_go = tournament_seat(state.tournament, len(hand.players)) if state.tournament is not None else None
+        decisions, ev = review_hand(hand, seat, habits=habits_at(state, index), tournament=sit_and_go)
         return {"hand_no": hand_no, "seat": seat, "decisions": [d.to_json() for d in decisions],
                 "allin_ev": ev.to_json() if ev is not None else None}
 
