@@ -1,0 +1,68 @@
+"""Issue 50, steady advice: Strong's distribution at a decision is a function of what the seat may see, the same in
+any process and in any order of asking (the reads and equities draw from seeds made of the spot, and no cache
+changes an answer). 1,000 spots from headless hands, heads-up and six-handed, before and after the flop, are
+answered here in one order and in a fresh process (another hash seed) in the reverse order."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+from taiwan_poker.bots import sit_and_go
+from taiwan_poker.bots.sit_and_go import play_sit_and_go
+from taiwan_poker.rules.hand import Hand
+from taiwan_poker.strategy.policy import strategy
+from taiwan_poker.strategy.seat import SeatView, seat_view
+
+ROOT = Path(__file__).resolve().parents[2]
+SPOTS = 1000
+
+
+def spots(n: int = SPOTS) -> list[SeatView]:
+    """The first ``n`` decisions of headless matches (solid and strong bots; two and six seats)."""
+    seen: list[SeatView] = []
+    view = seat_view
+
+    def grab(hand: Hand, seat: int) -> SeatView:
+        v = view(hand, seat)
+        seen.append(v)
+        return v
+
+    setattr(sit_and_go, "seat_view", grab)  # noqa: B010 (the headless match's own name for it)
+    try:
+        seed = 0
+        while len(seen) < n:
+            play_sit_and_go(None, 2 if seed % 2 else 6, seed=seed, levels=("solid", "strong"), max_hands=12,
+                            bot_pause=(0.0, 0.0))
+            seed += 1
+    finally:
+        setattr(sit_and_go, "seat_view", view)  # noqa: B010
+    return seen[:n]
+
+
+def answers(views: list[SeatView], reverse: bool) -> dict[int, list[tuple[str, float]]]:
+    order = range(len(views) - 1, -1, -1) if reverse else range(len(views))
+    return {i: [(repr(a), p) for a, p in strategy(views[i]).choices] for i in order}
+
+
+def main(path: str) -> None:
+    """In the other process: answer the pickled spots in reverse order."""
+    views = pickle.loads(Path(path).read_bytes())
+    Path(path).write_bytes(pickle.dumps(answers(views, reverse=True)))
+
+
+def test_the_same_decisions_get_the_same_distributions_in_another_process_and_order(tmp_path: Path) -> None:
+    views = spots()
+    assert sum(v.street > 0 for v in views) > 300 and len({len(v.dealt) for v in views}) > 1
+    here = answers(views, reverse=False)
+    path = tmp_path / "spots.pkl"
+    path.write_bytes(pickle.dumps(views))
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    subprocess.run([sys.executable, "-c", f"from tests.strategy.test_steady import main; main({str(path)!r})"],
+                   cwd=ROOT, env=env, check=True, timeout=600)
+    there = pickle.loads(path.read_bytes())
+    differ = [i for i in here if here[i] != there[i]]
+    assert differ == [], [(i, here[i], there[i]) for i in differ[:5]]
