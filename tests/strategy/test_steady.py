@@ -1,7 +1,8 @@
 """Issue 50, steady advice: Strong's distribution at a decision is a function of what the seat may see, the same in
 any process and in any order of asking (the reads and equities draw from seeds made of the spot, and no cache
 changes an answer). 1,000 spots from headless hands, heads-up and six-handed, before and after the flop, are
-answered here in one order and in a fresh process (another hash seed) in the reverse order."""
+answered here in one order and in a fresh process (another hash seed) in the reverse order; and a seat that always
+took the coach's likeliest action is never marked less than good by a review run in another process."""
 
 from __future__ import annotations
 
@@ -12,7 +13,11 @@ import sys
 from pathlib import Path
 
 from taiwan_poker.bots import sit_and_go
-from taiwan_poker.bots.sit_and_go import play_sit_and_go
+from taiwan_poker.bots.levels import policy_of as policy_of_level
+from taiwan_poker.bots.policies import Policy
+from taiwan_poker.bots.sit_and_go import CREATOR, play_sit_and_go
+from taiwan_poker.history.review import review
+from taiwan_poker.rules.actions import Action
 from taiwan_poker.rules.hand import Hand
 from taiwan_poker.strategy.policy import strategy
 from taiwan_poker.strategy.seat import SeatView, seat_view
@@ -66,3 +71,53 @@ def test_the_same_decisions_get_the_same_distributions_in_another_process_and_or
     there = pickle.loads(path.read_bytes())
     differ = [i for i in here if here[i] != there[i]]
     assert differ == [], [(i, here[i], there[i]) for i in differ[:5]]
+
+
+def follow_the_coach(v: SeatView, rng: object) -> Action:
+    """The coach's likeliest action, always."""
+    return strategy(v).likeliest
+
+
+def coached_hands() -> list[tuple[Hand, int]]:
+    """Complete hands of headless matches where the creator's seat always took the coach's likeliest action against
+    the strong bot (heads-up) or solid and strong bots (six seats), with that seat."""
+    levels = policy_of_level
+
+    def policy_of(key: str) -> Policy:
+        return follow_the_coach if key == "coach" else levels(key)
+
+    setattr(sit_and_go, "policy_of", policy_of)  # noqa: B010 (the headless match's own name for it)
+    out: list[tuple[Hand, int]] = []
+    try:
+        for seed in range(8):
+            seats = 2 if seed % 2 else 6
+            bots = ("strong", "solid", "strong", "solid", "strong")[:seats - 1]  # the creator's is levels[0]
+            played = play_sit_and_go(None, seats, seed=seed, levels=("coach", *bots), max_hands=10,
+                                     bot_pause=(0.0, 0.0))
+            for i, hand in enumerate(played.state.hands):
+                seat = played.state.seat_in_hand(CREATOR, i)
+                if seat is not None and hand.complete:
+                    out.append((hand, seat))
+    finally:
+        setattr(sit_and_go, "policy_of", levels)  # noqa: B010
+    return out
+
+
+def marks(path: str) -> None:
+    """In the other process: the review's marks of the pickled hands' coached seats."""
+    hands = pickle.loads(Path(path).read_bytes())
+    Path(path).write_bytes(pickle.dumps([[(d.suggestion, d.action, d.mark) for d in review(hand, seat)[0]]
+                                         for hand, seat in hands]))
+
+
+def test_following_the_coach_is_never_marked_a_mistake_by_a_review_in_another_process(tmp_path: Path) -> None:
+    hands = coached_hands()
+    path = tmp_path / "hands.pkl"
+    path.write_bytes(pickle.dumps(hands))
+    env = {**os.environ, "PYTHONHASHSEED": "54321"}
+    subprocess.run([sys.executable, "-c", f"from tests.strategy.test_steady import marks; marks({str(path)!r})"],
+                   cwd=ROOT, env=env, check=True, timeout=600)
+    reviewed = pickle.loads(path.read_bytes())
+    decisions = [d for hand in reviewed for d in hand]
+    assert len(decisions) > 150 and any(d[0] in ("bet", "raise") for d in decisions), len(decisions)
+    assert [d for d in decisions if d[2] != "good"] == []
