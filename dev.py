@@ -27,7 +27,8 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
 STAMP = VENV / ".taiwan-poker-installed"
 BUILD_INPUTS = ["constraints.txt", "pyproject.toml", "setup.py", "src/taiwan_poker/evaluate/_kernel.c"]
-TYPED = ["src/taiwan_poker"]  # mypy --strict on the whole package (the core and the shell)
+TYPED = ["src/taiwan_poker", "lab/taiwan_poker_lab"]  # mypy --strict on the product (core and shell) and the lab
+LAB = ROOT / "lab"  # the lab (arena, LBR, exploiters, solver): on the venv's path, never in the product's wheel
 CHROMIUM = Path("/usr/bin/chromium")
 CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 EMOJI_FONT = Path("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf")  # the bots' 🤖 in screenshots
@@ -46,6 +47,7 @@ def setup() -> None:
     if not PY.exists():
         print(f"creating {VENV}", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
+    lab_path()
     digest = hashlib.sha256(b"".join((ROOT / f).read_bytes() for f in BUILD_INPUTS)).hexdigest()
     if STAMP.exists() and STAMP.read_text() == digest:
         return
@@ -53,6 +55,16 @@ def setup() -> None:
     sh(PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-c", "constraints.txt",
        "-e", ".[test,bench]")
     STAMP.write_text(digest)
+
+
+def lab_path() -> None:
+    """Put ``lab/`` on the virtual environment's path (a ``.pth`` file): the tests, benchmarks and scripts import
+    ``taiwan_poker_lab``; the product does not, and its wheel does not hold it."""
+    out = subprocess.run([str(PY), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                         check=True, capture_output=True, text=True, cwd=ROOT).stdout.strip()
+    pth = Path(out) / "taiwan_poker_lab.pth"
+    if not pth.exists() or pth.read_text().strip() != str(LAB):
+        pth.write_text(f"{LAB}\n")
 
 
 def run(args: list[str]) -> int:
@@ -88,7 +100,7 @@ def system_setup() -> None:
 def test(args: list[str]) -> int:
     setup()
     system_setup()
-    sh(BIN / "ruff", "check", "src", "tests", "benchmarks", "deploy", "dev.py")
+    sh(BIN / "ruff", "check", "src", "lab", "tests", "benchmarks", "deploy", "dev.py")
     sh(BIN / "mypy", "--strict", *TYPED)
     parallel = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args) else ["-n", "auto"]
     return subprocess.call([str(PY), "-m", "pytest", *parallel, *args], cwd=ROOT)  # pytest-xdist: all cores

@@ -12,13 +12,13 @@ Parts (``--part``, default ``levels``, today's output):
 * ``levels``: bb/100 of the first-named bot with its 95 % confidence interval: each level against the level
   below (heads-up and six-handed) and against the always-call and random-legal baselines, at each deck count;
   then the simulator's hands per second and each level's decision time (p50 / p95 / p99 / max);
-* ``exploiters``: each level (``--heroes``) against every exploiter of ``bots/exploiters.py``, heads-up and
+* ``exploiters``: each level (``--heroes``) against every exploiter of ``taiwan_poker_lab.exploiters``, heads-up and
   six-handed (the level against five copies), hands dealt out after an all-in scored by their expected chips
   (``--no-allin-ev`` for the chips as they fell); targets (issue 22): every interval above 0, at least +20
   against the preflop bully, +400 against the all-in jammer;
-* ``lbr``: Local Best Response against each level heads-up (``bots/lbr.py``), mbb/g with a 95 % interval (the
+* ``lbr``: Local Best Response against each level heads-up (``taiwan_poker_lab.lbr``), mbb/g with a 95 % interval (the
   policy's exploitability as LBR finds it; folding every hand loses 750), beside the same hands scored for luck
-  (``bots/luck.py``: unbiased, a narrower interval); target: Strong at most 750;
+  (``taiwan_poker_lab.luck``: unbiased, a narrower interval); target: Strong at most 750;
 * ``fold``: the fold-to-size probe heads-up: scripted bets of 1 chip, 1 BB, 1/3 pot, pot and 2x pot on each
   street of self-play; fold share against b / (p + b) + 5 points, and folds whose equity against the bettor's
   range beats the price (target: none);
@@ -43,7 +43,10 @@ from typing import NamedTuple
 from rich.console import Console
 from rich.table import Table
 
-from taiwan_poker.bots.arena import (
+from taiwan_poker.bots.levels import LEVELS, policy_of
+from taiwan_poker.bots.policies import Policy
+from taiwan_poker.rules.ruleset import RuleSet
+from taiwan_poker_lab.arena import (
     SIZES,
     FoldSpot,
     Tally,
@@ -54,11 +57,8 @@ from taiwan_poker.bots.arena import (
     mean_ci,
     percentiles,
 )
-from taiwan_poker.bots.exploiters import EXPLOITERS
-from taiwan_poker.bots.lbr import LbrSettings
-from taiwan_poker.bots.levels import LEVELS, policy_of
-from taiwan_poker.bots.policies import Policy
-from taiwan_poker.rules.ruleset import RuleSet
+from taiwan_poker_lab.exploiters import EXPLOITERS
+from taiwan_poker_lab.lbr import LbrSettings
 
 HEADS_UP = [("solid", "beginner"), ("strong", "solid")] + [
     (level, base) for level in ("beginner", "solid", "strong") for base in ("caller", "random")
@@ -93,7 +93,7 @@ class Result(NamedTuple):
     seconds: float
     timings: list[float]
     spots: list[FoldSpot]
-    adjusted: Sequence[float] = ()  # LBR: the same deals scored for luck (bots/luck.py)
+    adjusted: Sequence[float] = ()  # LBR: the same deals scored for luck (taiwan_poker_lab.luck)
 
 
 def run(job: Job) -> Result:
@@ -299,8 +299,8 @@ def part_lbr(args: argparse.Namespace, decks: list[int], console: Console, out: 
     console.print(table)
     console.print(f"{sum(t.hands for t, _ in merged.values()):,} hands in {wall:.0f} s wall on {args.workers} "
                   f"worker(s); LBR checks or calls preflop ('call', the paper's) or acts by the same rule ('act'); "
-                  f"luck-adjusted: the same hands scored for the cards and the level's mixed choices (bots/luck.py, "
-                  f"unbiased), whose interval the target is read on")
+                  f"luck-adjusted: the same hands scored for the cards and the level's mixed choices "
+                  f"(taiwan_poker_lab.luck, unbiased), whose interval the target is read on")
     out["lbr"] = {"rows": rows, "wall_s": wall}
 
 

@@ -22,15 +22,15 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from taiwan_poker.bots.arena import Memory, lbr_hand
-from taiwan_poker.bots.lbr import ActionDistribution, as_distribution, probability
 from taiwan_poker.bots.levels import policy_of
-from taiwan_poker.bots.luck import showdown_share
 from taiwan_poker.rules.actions import Action
 from taiwan_poker.rules.hand import Hand
 from taiwan_poker.rules.ruleset import RuleSet
 from taiwan_poker.strategy.policy import strategy
 from taiwan_poker.strategy.seat import SeatView
+from taiwan_poker_lab.arena import Memory, lbr_hand
+from taiwan_poker_lab.lbr import ActionDistribution, as_distribution, probability
+from taiwan_poker_lab.luck import showdown_share
 
 BANDS = ((0.0, 0.8, "α < 0.8"), (0.8, 0.93, "0.8–0.93"), (0.93, 0.97, "0.93–0.97"), (0.97, 1.01, "≥ 0.97"))
 STREETS = {1: "flop", 2: "turn", 3: "river"}

@@ -4,7 +4,7 @@ A screen for changes, before the bench's long LBR run: each deal is played by LB
 today's Strong and against Strong with the constants patched (``module.NAME=literal``, modules under
 ``taiwan_poker``), in two processes; both runs keep their own memory of LBR's habits, as the bench does.
 Prints both results and their paired difference by deal, each with a 95 % interval, in mbb/g won by LBR (the
-luck-adjusted score too, :mod:`taiwan_poker.bots.luck`).  The pairing narrows the difference's interval only
+luck-adjusted score too, :mod:`taiwan_poker_lab.luck`).  The pairing narrows the difference's interval only
 while the two runs' decisions agree: once they part, habits and later hands differ.
 
     .venv/bin/python benchmarks/lbr_paired.py --decks 2 --seed 501 --deals 600 \\
@@ -21,9 +21,9 @@ from concurrent.futures import ProcessPoolExecutor
 from rich.console import Console
 from rich.table import Table
 
-from taiwan_poker.bots.arena import Tally, lbr_heads_up, mean_ci
 from taiwan_poker.bots.levels import policy_of
 from taiwan_poker.rules.ruleset import RuleSet
+from taiwan_poker_lab.arena import Tally, lbr_heads_up, mean_ci
 
 
 def apply(patches: list[str]) -> None:

@@ -78,7 +78,7 @@ def cmd_matrix(args: argparse.Namespace) -> None:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> None:
-    from taiwan_poker.strategy.calibrate import fit_alpha
+    from taiwan_poker_lab.calibrate import fit_alpha
 
     mats = em.load_matrix()
     for k in args.players:
@@ -93,10 +93,10 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
 
 
 def _solve_one(d: int, n: int, stack: float, iterations: int, work: Path, check_every: int) -> dict[str, object]:
-    from taiwan_poker.strategy.cfr import Chance, solve
     from taiwan_poker.strategy.classes import class_weights, removal_matrix
     from taiwan_poker.strategy.model import PayoffModel
     from taiwan_poker.strategy.tree import GameSpec
+    from taiwan_poker_lab.cfr import Chance, solve
 
     key = f"d{d}_p{n}_s{stack:g}"
     part = work / f"solve_{key}_i{iterations}.npz"
@@ -175,10 +175,10 @@ def _finite(d: dict[str, object]) -> dict[str, object]:
 def cmd_pack(args: argparse.Namespace) -> None:
     from dataclasses import asdict
 
-    from taiwan_poker.strategy import cfr
     from taiwan_poker.strategy.model import ALPHA3, ALPHA4, ALPHA5, PayoffModel
     from taiwan_poker.strategy.tables import META_FILE, STRATEGY_FILE, pack
     from taiwan_poker.strategy.tree import GameSpec, sizing_for
+    from taiwan_poker_lab import cfr
 
     work: Path = args.work
     solved = {}
@@ -358,10 +358,10 @@ def cmd_sanity(args: argparse.Namespace) -> None:
 
 def cmd_crossdeck(args: argparse.Namespace) -> None:
     """What the nearest-deck rule costs: exploitability in a d-deck game of the tables solved at other deck counts."""
-    from taiwan_poker.strategy.cfr import Chance, compile_tree, exploitability
     from taiwan_poker.strategy.classes import class_weights, removal_matrix
     from taiwan_poker.strategy.model import PayoffModel
     from taiwan_poker.strategy.tree import GameSpec, build_tree
+    from taiwan_poker_lab.cfr import Chance, compile_tree, exploitability
 
     print("| players | stack | game decks | table decks | exploitability (mbb/hand) |")
     print("|---|---|---|---|---|")

@@ -56,9 +56,9 @@ def _part(work: Path, key: str, iterations: int) -> Path:
 
 
 def cmd_solve(args: argparse.Namespace) -> None:
-    from taiwan_poker.strategy.cfr import Chance, solve
     from taiwan_poker.strategy.classes import class_weights, removal_matrix
     from taiwan_poker.strategy.model import PayoffModel
+    from taiwan_poker_lab.cfr import Chance, solve
 
     work: Path = args.work
     work.mkdir(parents=True, exist_ok=True)
@@ -89,9 +89,9 @@ def cmd_solve(args: argparse.Namespace) -> None:
 def cmd_pack(args: argparse.Namespace) -> None:
     from dataclasses import asdict
 
-    from taiwan_poker.strategy import cfr
     from taiwan_poker.strategy.tables import encode, fingerprint
     from taiwan_poker.strategy.tree import build_tree
+    from taiwan_poker_lab import cfr
 
     mats = em.load_matrix()
     arrays: dict[str, np.ndarray] = {}
@@ -117,7 +117,7 @@ def cmd_pack(args: argparse.Namespace) -> None:
             "182 classes. All-in or fold first in, call or fold facing all-ins, no antes."
         ),
         "solver": {
-            "algorithm": "discounted CFR, simultaneous updates (taiwan_poker.strategy.cfr)",
+            "algorithm": "discounted CFR, simultaneous updates (taiwan_poker_lab.cfr)",
             "alpha": cfr.DCFR_ALPHA, "beta": cfr.DCFR_BETA, "gamma": cfr.DCFR_GAMMA,
             "randomness": "none: a solve is a pure function of the tree, the equity matrix and the iterations",
             "script": "scripts/solve_push_fold.py",

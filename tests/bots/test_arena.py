@@ -7,7 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from taiwan_poker.bots.arena import (
+from taiwan_poker.rules import ALLIN, CALL, ActionKind, Hand, RuleSet
+from taiwan_poker.rules.events import ActionTaken
+from taiwan_poker_lab.arena import (
     SIZES,
     allin_ev,
     duplicate_heads_up,
@@ -17,9 +19,7 @@ from taiwan_poker.bots.arena import (
     percentiles,
     play_to_end,
 )
-from taiwan_poker.bots.exploiters import EXPLOITERS, bully, folder, jammer, min_raiser, station
-from taiwan_poker.rules import ALLIN, CALL, ActionKind, Hand, RuleSet
-from taiwan_poker.rules.events import ActionTaken
+from taiwan_poker_lab.exploiters import EXPLOITERS, bully, folder, jammer, min_raiser, station
 
 from .spots import dealt, play
 

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from taiwan_poker.bots.arena import play_to_end
 from taiwan_poker.bots.levels import BASELINES, DEFAULT_LEVEL, LEVELS, policy_of
 from taiwan_poker.bots.policies import always_call
 from taiwan_poker.cards import Card, deal, full_shoe, parse_cards
@@ -21,6 +20,7 @@ from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
 from taiwan_poker.rules.ruleset import cards_needed
 from taiwan_poker.strategy.estimate import RangeWeights, equity
 from taiwan_poker.strategy.seat import seat_view
+from taiwan_poker_lab.arena import play_to_end
 
 ALL = [*LEVELS, *BASELINES]
 

@@ -9,8 +9,6 @@ from dataclasses import replace
 
 import pytest
 
-from taiwan_poker.bots.arena import Memory, duplicate_heads_up, play_to_end
-from taiwan_poker.bots.exploiters import EXPLOITERS
 from taiwan_poker.bots.levels import policy_of
 from taiwan_poker.bots.table_habits import habits_at, with_habits
 from taiwan_poker.bots.table_turn import bot_move
@@ -21,6 +19,8 @@ from taiwan_poker.strategy.habits import PRIOR_FOLD_TO_RERAISE, Habits, count_ha
 from taiwan_poker.strategy.policy import strategy
 from taiwan_poker.strategy.seat import SeatView, seat_view
 from taiwan_poker.tables import Act, Deal, Open, TableState, decide, fold
+from taiwan_poker_lab.arena import Memory, duplicate_heads_up, play_to_end
+from taiwan_poker_lab.exploiters import EXPLOITERS
 
 from .spots import play
 

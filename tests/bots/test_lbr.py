@@ -8,9 +8,14 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from taiwan_poker.bots.arena import lbr_heads_up
-from taiwan_poker.bots.exploiters import folder, station
-from taiwan_poker.bots.lbr import (
+from taiwan_poker.bots.policies import random_legal
+from taiwan_poker.cards import Card, parse_cards
+from taiwan_poker.evaluate import hand_value
+from taiwan_poker.rules import ALLIN, CALL, CHECK, FOLD, Action, ActionKind, RuleSet
+from taiwan_poker.strategy.seat import SeatView
+from taiwan_poker_lab.arena import lbr_heads_up
+from taiwan_poker_lab.exploiters import folder, station
+from taiwan_poker_lab.lbr import (
     DistributionPolicy,
     LbrSettings,
     LocalBestResponse,
@@ -23,11 +28,6 @@ from taiwan_poker.bots.lbr import (
     unseen,
     win_probability,
 )
-from taiwan_poker.bots.policies import random_legal
-from taiwan_poker.cards import Card, parse_cards
-from taiwan_poker.evaluate import hand_value
-from taiwan_poker.rules import ALLIN, CALL, CHECK, FOLD, Action, ActionKind, RuleSet
-from taiwan_poker.strategy.seat import SeatView
 
 from .spots import dealt, play, to_act
 
@@ -164,11 +164,11 @@ def test_an_lbr_hand_tells_its_trace_every_decision_with_the_opponents_distribut
     """The diagnostic hook of ``lbr_hand`` (benchmarks/lbr_jams.py reads LBR's all-ins through it): every decision
     of the hand, in order, before it is applied, with the opponent's distribution at its own decisions and none
     at LBR's; the hand's result does not change for being traced."""
-    from taiwan_poker.bots.arena import Memory, lbr_hand
-    from taiwan_poker.bots.lbr import ActionDistribution, as_distribution
     from taiwan_poker.bots.policies import solid
     from taiwan_poker.rules import Hand
     from taiwan_poker.rules.events import ActionTaken
+    from taiwan_poker_lab.arena import Memory, lbr_hand
+    from taiwan_poker_lab.lbr import ActionDistribution, as_distribution
 
     rules = RuleSet(decks=2, seats=2)
     model = as_distribution(solid, 2, 0)

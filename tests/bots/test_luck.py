@@ -9,13 +9,13 @@ import random
 import numpy as np
 import pytest
 
-from taiwan_poker.bots.arena import lbr_heads_up, mean_ci
-from taiwan_poker.bots.lbr import LbrSettings, unseen
-from taiwan_poker.bots.luck import LuckAdjuster, share_against, showdown_share
 from taiwan_poker.cards import Card, parse_cards
 from taiwan_poker.rules import CALL, CHECK, FOLD, Action, RuleSet
 from taiwan_poker.strategy.legal import pot_fraction, raise_to
 from taiwan_poker.strategy.seat import SeatView
+from taiwan_poker_lab.arena import lbr_heads_up, mean_ci
+from taiwan_poker_lab.lbr import LbrSettings, unseen
+from taiwan_poker_lab.luck import LuckAdjuster, share_against, showdown_share
 
 from .spots import dealt, play, to_act
 

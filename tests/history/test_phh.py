@@ -11,13 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pokerkit import HandHistory
 
-from taiwan_poker.bots.arena import play_to_end
 from taiwan_poker.bots.levels import policy_of
 from taiwan_poker.cards import Card
 from taiwan_poker.history.phh import hand_phh, match_phh
 from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
 from taiwan_poker.rules.events import ActionTaken, HandShown, ShoeDrawn
 from taiwan_poker.rules.views import events_for
+from taiwan_poker_lab.arena import play_to_end
 from tests.history.pokerkit_reader import pokerkit_replay
 
 

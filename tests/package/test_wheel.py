@@ -98,6 +98,10 @@ def test_the_installed_package_is_the_wheels_own_not_the_source_tree(installed: 
                  "store/migrations/script.py.mako", "store/migrations/versions/0001_initial_schema.py"):
         assert (package / part).is_file(), part
     assert list((package / "evaluate").glob("_kernel*.so")), "the compiled kernel is in the wheel"
+    # the lab (arena, LBR, exploiters, solver) is not the product's: not in the wheel, nor in its package
+    assert not (package.parent / "taiwan_poker_lab").exists()
+    assert not [p.name for p in package.rglob("*.py") if p.stem in ("arena", "lbr", "exploiters", "luck", "cfr",
+                                                                      "calibrate")]
 
 
 def test_the_installed_command_prints_its_version_and_a_clean_check_up(installed: Path, tmp_path: Path) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from taiwan_poker.strategy.cfr import Chance, compile_tree, exploitability, reaches, solve, solve_tree
 from taiwan_poker.strategy.classes import class_weights, removal_matrix
 from taiwan_poker.strategy.equity_matrix import equity_matrix
 from taiwan_poker.strategy.model import PayoffModel
 from taiwan_poker.strategy.tree import Act, GameSpec, Kind, Node, Sizing, State, TerminalKind, Tree
+from taiwan_poker_lab.cfr import Chance, compile_tree, exploitability, reaches, solve, solve_tree
 
 
 def kuhn_tree() -> Tree:

@@ -7,7 +7,6 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from taiwan_poker.strategy.cfr import Chance, solve
 from taiwan_poker.strategy.classes import INDEX, class_weights, removal_matrix
 from taiwan_poker.strategy.equity_matrix import equity_matrix
 from taiwan_poker.strategy.model import PayoffModel
@@ -21,6 +20,7 @@ from taiwan_poker.strategy.tables import (
     solved_table,
 )
 from taiwan_poker.strategy.tree import GameSpec, Kind, build_tree
+from taiwan_poker_lab.cfr import Chance, solve
 
 DECKS = (2, 3, 4, 5, 6)
 PLAYERS = (2, 3, 4, 5, 6)

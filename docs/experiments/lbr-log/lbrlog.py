@@ -5,9 +5,9 @@ for results alone call `arena.lbr_heads_up(..., luck=True)` instead.  Run from t
 import json, random, sys, time
 from dataclasses import replace
 import numpy as np
-from taiwan_poker.bots.arena import Memory, _responder, LBR_PLAYERS, allin_ev, seat_view
-from taiwan_poker.bots.lbr import LocalBestResponse, sample_action, strip, as_distribution, LbrSettings
-from taiwan_poker.bots.luck import LuckAdjuster
+from taiwan_poker_lab.arena import Memory, _responder, LBR_PLAYERS, allin_ev, seat_view
+from taiwan_poker_lab.lbr import LocalBestResponse, sample_action, strip, as_distribution, LbrSettings
+from taiwan_poker_lab.luck import LuckAdjuster
 from taiwan_poker.bots.levels import policy_of
 from taiwan_poker.rules.hand import Hand
 from taiwan_poker.rules.ruleset import RuleSet

@@ -7,7 +7,7 @@ big blind whom everyone folds to wins the blinds.  Every player may call a
 shove (the caps of the shipped tables on how many players may call an all-in
 are lifted).  Stacks are equal, the blinds 0.5 and 1 big blind, no antes.
 
-**The tables.**  Solved with the preflop solver (:mod:`.cfr`, the same
+**The tables.**  Solved with the preflop solver (:mod:`taiwan_poker_lab.cfr`, the same
 equity matrices and multi-way rule) for 2–6 decks, 2–6 players and stacks of
 :data:`PUSH_FOLD_STACKS` big blinds by ``scripts/solve_push_fold.py``; shipped
 as ``taiwan_poker/data/push_fold_strategy.npz`` (key

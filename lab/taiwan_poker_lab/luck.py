@@ -28,12 +28,13 @@ from math import comb
 
 import numpy as np
 
-from ..cards import Card
-from ..evaluate.batch import rank_batch
-from ..rules.actions import Action, ActionKind
-from ..rules.events import BoardDealt, DealerBurn, Event, PrivateCards
-from ..rules.hand import Hand
-from ..strategy.seat import SeatView
+from taiwan_poker.cards import Card
+from taiwan_poker.evaluate.batch import rank_batch
+from taiwan_poker.rules.actions import Action, ActionKind
+from taiwan_poker.rules.events import BoardDealt, DealerBurn, Event, PrivateCards
+from taiwan_poker.rules.hand import Hand
+from taiwan_poker.strategy.seat import SeatView
+
 from .lbr import ActionDistribution, draw_distinct, unseen
 
 EXACT_RUNOUTS = 50_000  # count every run-out when there are at most this many, else draw this many

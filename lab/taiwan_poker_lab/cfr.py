@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .model import PayoffModel
-from .tree import GameSpec, Kind, Node, TerminalKind, Tree, build_tree
+from taiwan_poker.strategy.model import PayoffModel
+from taiwan_poker.strategy.tree import GameSpec, Kind, Node, TerminalKind, Tree, build_tree
 
 FloatArray = npt.NDArray[np.floating[Any]]
 IntArray = npt.NDArray[np.int64]

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ..odds.equity import equity
-from ..odds.ranges import parse_range
-from .classes import CLASSES, class_weights, range_text, removal_matrix, representative
+from taiwan_poker.odds.equity import equity
+from taiwan_poker.odds.ranges import parse_range
+from taiwan_poker.strategy.classes import CLASSES, class_weights, range_text, removal_matrix, representative
 
 FloatArray = npt.NDArray[np.float64]
 

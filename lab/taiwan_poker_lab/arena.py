@@ -24,14 +24,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..evaluate.batch import rank_batch
-from ..rules.actions import ALLIN, Action, ActionKind
-from ..rules.events import ActionTaken, BlindPosted, BoardDealt, HandShown
-from ..rules.hand import Hand
-from ..rules.pots import build_pots
-from ..rules.ruleset import RuleSet
-from ..strategy.habits import Habits
-from ..strategy.seat import SeatView, seat_view
+from taiwan_poker.bots.policies import Policy
+from taiwan_poker.bots.table_habits import hand_counts
+from taiwan_poker.evaluate.batch import rank_batch
+from taiwan_poker.rules.actions import ALLIN, Action, ActionKind
+from taiwan_poker.rules.events import ActionTaken, BlindPosted, BoardDealt, HandShown
+from taiwan_poker.rules.hand import Hand
+from taiwan_poker.rules.pots import build_pots
+from taiwan_poker.rules.ruleset import RuleSet
+from taiwan_poker.strategy.habits import Habits
+from taiwan_poker.strategy.seat import SeatView, seat_view
+
 from .lbr import (
     ActionDistribution,
     DistributionPolicy,
@@ -46,8 +49,6 @@ from .lbr import (
     win_probability,
 )
 from .luck import LuckAdjuster, dealt_cards, runouts
-from .policies import Policy
-from .table_habits import hand_counts
 
 
 class Memory:

@@ -36,11 +36,11 @@ from typing import Literal, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import CARDS_PER_DECK, MAX_DECKS, Card
-from ..evaluate.batch import rank_batch
-from ..rules.actions import ALLIN, CALL, CHECK, FOLD, Action, ActionKind
-from ..strategy.legal import action_key
-from ..strategy.seat import SeatView
+from taiwan_poker.cards import CARDS_PER_DECK, MAX_DECKS, Card
+from taiwan_poker.evaluate.batch import rank_batch
+from taiwan_poker.rules.actions import ALLIN, CALL, CHECK, FOLD, Action, ActionKind
+from taiwan_poker.strategy.legal import action_key
+from taiwan_poker.strategy.seat import SeatView
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
