@@ -25,7 +25,6 @@ from typing import NamedTuple
 import numpy as np
 
 from taiwan_poker.bots.policies import Policy
-from taiwan_poker.bots.table_habits import hand_counts
 from taiwan_poker.evaluate.batch import rank_batch
 from taiwan_poker.rules.actions import ALLIN, Action, ActionKind
 from taiwan_poker.rules.events import ActionTaken, BlindPosted, BoardDealt, HandShown
@@ -34,6 +33,7 @@ from taiwan_poker.rules.pots import build_pots
 from taiwan_poker.rules.ruleset import RuleSet
 from taiwan_poker.strategy.habits import Habits
 from taiwan_poker.strategy.seat import SeatView, seat_view
+from taiwan_poker.strategy.table_habits import hand_counts
 
 from .lbr import (
     ActionDistribution,

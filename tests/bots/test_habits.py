@@ -10,7 +10,6 @@ from dataclasses import replace
 import pytest
 
 from taiwan_poker.bots.levels import policy_of
-from taiwan_poker.bots.table_habits import habits_at, with_habits
 from taiwan_poker.bots.table_turn import bot_move
 from taiwan_poker.rules import Action, ActionKind, Hand, RuleSet
 from taiwan_poker.rules.replay import replay
@@ -18,6 +17,7 @@ from taiwan_poker.rules.views import events_for
 from taiwan_poker.strategy.habits import PRIOR_FOLD_TO_RERAISE, Habits, count_hand
 from taiwan_poker.strategy.policy import strategy
 from taiwan_poker.strategy.seat import SeatView, seat_view
+from taiwan_poker.strategy.table_habits import habits_at, with_habits
 from taiwan_poker.tables import Act, Deal, Open, TableState, decide, fold
 from taiwan_poker_lab.arena import Memory, duplicate_heads_up, play_to_end
 from taiwan_poker_lab.exploiters import EXPLOITERS
@@ -156,7 +156,7 @@ def test_a_showdown_after_a_big_bet_counts_whether_the_big_bettor_won() -> None:
     """The table counts, for a player who bet big in a hand that reached the showdown, whether it won there (the
     frequency floor trusts a big bettor's range as wide by these: issue 22, item 3); a hand folded to the big
     bet counts nothing."""
-    from taiwan_poker.bots.table_habits import hand_counts, showdown_wins
+    from taiwan_poker.strategy.table_habits import hand_counts, showdown_wins
 
     called = _hand(5, ["raise 50", "call", "check", "allin", "call"])  # the button jams the flop, called
     assert called.complete
@@ -176,8 +176,8 @@ def test_a_hand_shown_down_after_a_big_bet_counts_its_strength_on_that_streets_b
     how tightly it was called, were too slow to tell): for a player who bet big in a hand it showed down, the
     table counts the strength of its hand on the board of that street (its equity against one random hand
     there), the same every time it is read; a hand folded to the big bet shows nothing and counts nothing."""
-    from taiwan_poker.bots.table_habits import hand_counts
     from taiwan_poker.strategy.particles import shown_strength
+    from taiwan_poker.strategy.table_habits import hand_counts
 
     called = _hand(5, ["raise 50", "call", "check", "allin", "call"])
     story = replay(events_for(called, None))
@@ -201,7 +201,7 @@ def test_showdowns_after_big_bets_are_counted_on_the_street_of_the_big_bet() -> 
     win: its calls on the river lost nearly every showdown, and the record taught the strategy to fold flop jams
     it was ahead of): the table counts a showdown after a big bet on the street of that bet, so a river value
     jammer's record says nothing about its flop jams."""
-    from taiwan_poker.bots.table_habits import hand_counts, showdown_wins
+    from taiwan_poker.strategy.table_habits import hand_counts, showdown_wins
 
     river = _hand(5, ["call", "check", "check", "check", "check", "check", "check", "allin", "call"])
     assert river.complete
@@ -218,7 +218,7 @@ def test_a_showdown_after_a_river_bet_of_any_size_counts_whether_the_bettor_won(
     with hands that held 0–11 % against its cards): for a player who bet or raised on the river, of any size, in a
     hand that reached the showdown, the table counts whether it won; a river bet folded to counts nothing, and
     neither does a showdown after bets on earlier streets only."""
-    from taiwan_poker.bots.table_habits import hand_counts, showdown_wins
+    from taiwan_poker.strategy.table_habits import hand_counts, showdown_wins
 
     line = ["call", "check", "check", "check", "check", "check", "check", "bet 20"]
     called = _hand(5, [*line, "call"])

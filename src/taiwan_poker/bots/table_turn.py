@@ -7,10 +7,10 @@ import random
 from collections.abc import Callable
 
 from ..strategy.seat import seat_view
+from ..strategy.table_habits import with_habits
 from ..tables import Act, TableState
 from .levels import policy_of
 from .policies import in_tournament
-from .table_habits import with_habits
 
 log = logging.getLogger("taiwan_poker.bots")
 

@@ -12,7 +12,6 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-from ..bots.table_habits import habits_at, with_habits
 from ..coach.advice import advise
 from ..coach.tournament import tournament_seat
 from ..history.exports import Format, HandRecord, hand_record, render_json, render_text
@@ -25,6 +24,7 @@ from ..store import repo
 from ..store.models import Member
 from ..store.shares import share_token, shared_hand
 from ..strategy.seat import seat_view
+from ..strategy.table_habits import habits_at, with_habits
 from ..tables import TableState, history, table_view
 from ..tables.timing import clock_view
 from ..tables.views import seat_fields, tournament_results

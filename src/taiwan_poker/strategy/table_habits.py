@@ -9,10 +9,10 @@ from ..lru import LruMap
 from ..rules.hand import Hand
 from ..rules.replay import PotWon, StreetDealt, VisibleHand, replay
 from ..rules.views import events_for
-from ..strategy.habits import Habits, count_hand
-from ..strategy.particles import shown_strength
-from ..strategy.seat import SeatView
 from ..tables import TableState
+from .habits import Habits, count_hand
+from .particles import shown_strength
+from .seat import SeatView
 
 HANDS = 300  # the most recent hands counted
 _counts: LruMap[tuple[object, ...], dict[int, Habits]] = LruMap(4096, clock=lambda: 0.0)
