@@ -55,6 +55,7 @@ import json
 import multiprocessing as mp
 import os
 import random
+import re
 import secrets
 import statistics
 import subprocess
@@ -628,25 +629,29 @@ def run_configuration(backend: str, seats: int, rooms: int, instances: int, bus:
 # -- saturation (issue 49) ---------------------------------------------------------------------------------------
 
 PROFILE_CATEGORIES = (  # a sample counts for the first category met walking its stack from the innermost frame out
-    ("JSON", ("/json/", "orjson")),
+    # (py-spy names a frame "function (path:line)", the path from its package: "(json/encoder.py:258)")
+    ("JSON", ("(json/", "orjson")),
     ("WebSocket compression", ("permessage_deflate", "zlib")),
-    ("database client (SQLAlchemy, psycopg, sqlite3)", ("/sqlalchemy/", "/psycopg", "/sqlite3/")),
-    ("push bus", ("rooms/bus.py",)),
-    ("seat views", ("tables/views.py", "rules/views.py", "rooms/reads.py", "tables/timing.py")),
-    ("table machine (decide, evolve, fold, events)", ("taiwan_poker/tables/", "taiwan_poker/rules/",
-                                                      "taiwan_poker/fairness/", "taiwan_poker/cards.py")),
-    ("room service (write path, loader, hub)", ("taiwan_poker/rooms/", "taiwan_poker/store/",
-                                                "taiwan_poker/lru.py")),
-    ("web handlers (socket, API, metrics)", ("taiwan_poker/web/", "prometheus_client", "/logging/")),
-    ("uvicorn / websockets / Starlette", ("/uvicorn/", "/websockets/", "/starlette/", "/fastapi/", "/h11/",
-                                          "/httptools/", "/anyio/")),
-    ("thread hand-offs (executor, queues, locks)", ("concurrent/futures", "threading.py", "/queue.py")),
-    ("asyncio loop", ("/asyncio/", "uvloop", "selectors.py")),
+    ("database client (SQLAlchemy, psycopg, sqlite3)", ("(sqlalchemy/", "(psycopg", "(sqlite3/",
+                                                         "(taiwan_poker/store/")),
+    ("push bus", ("(taiwan_poker/rooms/bus.py",)),
+    ("seat views", ("(taiwan_poker/tables/views.py", "(taiwan_poker/rules/views.py", "(taiwan_poker/rooms/reads.py",
+                    "(taiwan_poker/tables/timing.py")),
+    ("table machine (decide, evolve, fold, events)", ("(taiwan_poker/tables/", "(taiwan_poker/rules/",
+                                                      "(taiwan_poker/fairness/", "(taiwan_poker/cards.py",
+                                                      "(taiwan_poker/frozen.py", "(<string>")),
+    ("room service (write path, loader, hub)", ("(taiwan_poker/rooms/", "(taiwan_poker/lru.py")),
+    ("web handlers (socket, API, metrics, logs)", ("(taiwan_poker/web/", "(prometheus_client", "(logging/",
+                                                   "(pythonjsonlogger")),
+    ("uvicorn / websockets / Starlette", ("(uvicorn/", "(websockets/", "(starlette/", "(fastapi/", "(h11/",
+                                          "(httptools/", "(anyio/")),
+    ("thread hand-offs (executor, queues, locks)", ("(concurrent/futures", "(threading.py", "(queue.py")),
+    ("asyncio loop", ("(asyncio/", "uvloop", "(selectors.py")),
 )
 
 
 def profile_summary(raw: Path, top: int = 25) -> str:
-    """Categories, the top functions by own samples and by samples in them or below, from py-spy's raw
+    """Categories, the top functions by own samples and the app's by samples in them or below, from py-spy's raw
     (collapsed-stack) output."""
     own: dict[str, int] = {}
     inclusive: dict[str, int] = {}
@@ -658,8 +663,8 @@ def profile_summary(raw: Path, top: int = 25) -> str:
             continue
         count = int(count_text)
         total += count
-        frames = [f for f in stack.split(";") if f.strip()]
-        frames = [f for f in frames if not f.startswith(("process ", "thread "))] or frames
+        frames = [f for f in stack.split(";") if f.strip() and not f.startswith(("process ", "thread "))]
+        frames = [re.sub(r":\d+\)$", ")", f) for f in frames]  # a function's lines counted together
         if not frames:
             continue
         leaf = frames[-1]
@@ -679,8 +684,9 @@ def profile_summary(raw: Path, top: int = 25) -> str:
     out += [f"  {n / total:6.1%}  {name}" for name, n in sorted(categories.items(), key=lambda kv: -kv[1])]
     out.append(f"top {top} functions by own samples:")
     out += [f"  {n / total:6.1%}  {name}" for name, n in sorted(own.items(), key=lambda kv: -kv[1])[:top]]
-    out.append(f"top {top} functions by samples in them or below:")
-    out += [f"  {n / total:6.1%}  {name}" for name, n in sorted(inclusive.items(), key=lambda kv: -kv[1])[:top]]
+    out.append(f"top {top} of the app's functions by samples in them or below:")
+    ours = [(name, n) for name, n in inclusive.items() if "(taiwan_poker/" in name]
+    out += [f"  {n / total:6.1%}  {name}" for name, n in sorted(ours, key=lambda kv: -kv[1])[:top]]
     return "\n".join(out)
 
 
