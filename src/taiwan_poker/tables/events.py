@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from ..errors import TaiwanPokerError
+from ..frozen import replace
 from ..rules import events as hand_events
 from ..rules.events import ActionTaken, Audience, CardsShown, HandEnded, HandStarted, StraddlePosted
 from ..rules.hand import Hand

@@ -30,10 +30,10 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from ..cards import Card, RandomSource, live_rng
+from ..frozen import replace
 from ..rules.actions import ActionKind, IllegalActionError
 from ..rules.hand import RUNS, Hand
 from ..rules.pots import clockwise_after

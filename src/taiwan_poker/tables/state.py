@@ -8,10 +8,11 @@ stays what it was.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
+from ..frozen import replace
 from ..rules.hand import Hand
 from ..rules.ruleset import RuleSet
 from .commands import TableOptions

@@ -21,9 +21,9 @@ it asks :func:`due` and applies what it returns.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import replace
 from typing import Any, NamedTuple
 
+from ..frozen import replace
 from .commands import Deal, EndMatch, RaiseLevel, TimeOut
 from .limits import CHOICE_SECONDS, NEXT_HAND_SECONDS, REBUY_WAIT_SECONDS, SERVER_GRACE_SECONDS
 from .state import Clock, Phase, TableState, Timer, Wait

@@ -1,0 +1,32 @@
+"""``taiwan_poker.frozen.replace``: what :func:`dataclasses.replace` returns, for the table's records and others."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from taiwan_poker.frozen import replace
+from taiwan_poker.rules.ruleset import DEFAULT_RULES, RuleSetError
+from taiwan_poker.tables.state import SeatState, TableState
+
+
+def test_a_frozen_record_is_copied_with_the_changes_as_dataclasses_replace_does() -> None:
+    seat = SeatState(member=7, name="Ann", stack=2000)
+    state = TableState(rules=DEFAULT_RULES, creator=7, seats=(seat, None))
+    for changes in ({}, {"version": 3, "settled": 3}, {"seats": (None, seat)}, {"over": True, "winner": 7}):
+        ours, theirs = replace(state, **changes), dataclasses.replace(state, **changes)
+        assert ours == theirs and ours is not state and type(ours) is TableState
+        assert all(getattr(ours, f.name) is getattr(theirs, f.name) for f in dataclasses.fields(TableState))
+    assert replace(seat, stack=10) == dataclasses.replace(seat, stack=10)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        replace(state, version=1).version = 2  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        replace(state, no_such_field=1)
+
+
+def test_a_class_that_checks_itself_is_still_checked() -> None:
+    """A ``__post_init__`` (the rule set's bounds) runs as with :func:`dataclasses.replace`."""
+    assert replace(DEFAULT_RULES, decks=3).decks == 3
+    with pytest.raises(RuleSetError):
+        replace(DEFAULT_RULES, decks=0)
