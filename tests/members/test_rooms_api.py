@@ -152,15 +152,22 @@ def test_websocket_pushes_and_bad_messages(pair: tuple[TestClient, TestClient, s
         assert state(me, room)["version"] == st["version"], "bad messages changed nothing"
         ws_me.send_text(json.dumps({"type": "action", "version": st["version"], "key": "k",
                                     "action": {"kind": "call"}}))
-        messages = [ws_me.receive_json()]
-        while "applied" not in messages[-1]:  # the hub's push may arrive before the reply
-            messages.append(ws_me.receive_json())
-        reply = messages[-1]
-        assert len(messages) <= 2
+        reply = ws_me.receive_json()  # the reply only: the mover is not pushed the version its move made
         assert reply["type"] == "state" and reply["applied"] and reply["state"]["version"] > st["version"]
+        assert reply["reason"] is None and set(reply) == {"type", "applied", "reason", "state"}
+        now = state(me, room)
+        clock = {"server_time": None, "seconds_left": None}  # read a moment apart
+        assert {**reply["state"], **clock} == {**now, **clock}, "the reply is the mover's view"
+        ws_me.send_text(json.dumps({"type": "ping"}))
+        assert ws_me.receive_json() == {"type": "pong"}, "no second copy of the state"
         pushed = ws_o.receive_json()
         assert pushed["type"] == "state" and pushed["state"]["version"] == reply["state"]["version"]
         assert pushed["state"]["you"] == 1 - reply["state"]["you"]
+        ws_me.send_text(json.dumps({"type": "action", "version": st["version"], "key": "k",
+                                    "action": {"kind": "call"}}))  # the same move again: nothing applied
+        again = ws_me.receive_json()
+        assert again["type"] == "state" and not again["applied"] and again["reason"] == "duplicate"
+        assert again["state"]["version"] == reply["state"]["version"]
 
 
 def test_websocket_from_another_site_is_refused(pair: tuple[TestClient, TestClient, str]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 import threading
 
 import pytest
@@ -10,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from taiwan_poker.store import repo
 from taiwan_poker.store.db import Database
-from taiwan_poker.store.models import WebSession
+from taiwan_poker.store.models import Room, WebSession
 
 
 def test_google_member_is_created_then_updated_by_sub(db: Database) -> None:
@@ -116,3 +117,73 @@ def test_idempotency_key_is_remembered_once(db: Database) -> None:
         repo.record_action_key(s, room.id, member.id, "k1", 6)
     with db.transaction() as s:
         assert repo.used_action_key(s, room.id, member.id, "k1") == 5
+
+
+def test_a_direct_append_is_all_or_nothing(db: Database) -> None:
+    """A move's write on the driver's own connections (issue 49): the version guard, the events, the idempotency key
+    and (PostgreSQL) the notification stand or fall together, stored as the engine stores them; concurrent appends
+    at one version leave exactly one."""
+    import psycopg
+
+    pg = db.engine.dialect.name == "postgresql"
+    with db.transaction() as s:
+        member = repo.create_local_member(s, "Host")
+        room = repo.insert_room(s.connection(), member.id, {})
+    channel = f"tp_test_{secrets.token_hex(6)}"  # parallel runs share the server's channels
+    url = db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    listener = psycopg.connect(url, autocommit=True) if pg else None
+    if listener is not None:
+        listener.execute(f"LISTEN {channel}")
+    try:
+        deadline = dt.datetime(2026, 12, 7, 3, 4, 5, 678901, tzinfo=dt.UTC)
+        assert repo.append_events_direct(db.direct, room.id, 0, [{"e": 1}, {"e": "二"}], (member.id, "k1"),
+                                         (channel, "first") if pg else None, status="playing", deadline=deadline,
+                                         rules={"decks": 2}) == 2
+        row = repo.room_row(db.engine, room.id)
+        assert row is not None and (row.version, row.status, row.rules) == (2, "playing", {"decks": 2})
+        assert row.deadline is not None and row.deadline.replace(tzinfo=dt.UTC) == deadline
+        with db.transaction() as s:
+            assert [r.deadline for r in [s.get(Room, room.id)]] == [row.deadline]
+            assert repo.due_rooms(s, deadline, ("playing",)) == [(room.id, row.code, row.deadline)]
+        with pytest.raises(repo.StaleVersion):  # stale: nothing stored, nothing told
+            repo.append_events_direct(db.direct, room.id, 0, [{"e": "stale"}], (member.id, "k2"),
+                                      (channel, "stale") if pg else None)
+        with pytest.raises(IntegrityError):  # the key used before: nothing stored, nothing told
+            repo.append_events_direct(db.direct, room.id, 2, [{"e": "again"}], (member.id, "k1"),
+                                      (channel, "dup") if pg else None)
+        assert repo.append_events_direct(db.direct, room.id, 2, [{"e": 3}], None, (channel, "third") if pg else None,
+                                         status="waiting", deadline=None) == 3
+        if listener is not None:
+            assert [n.payload for n in listener.notifies(timeout=1.0, stop_after=3)] == ["first", "third"]
+    finally:
+        if listener is not None:
+            listener.close()
+    with db.transaction() as s:
+        assert repo.load_events(s, room.id) == [{"e": 1}, {"e": "二"}, {"e": 3}]
+        stored = repo.load_stored_events(s, room.id)
+        assert all(at is not None and abs((at.replace(tzinfo=dt.UTC) - dt.datetime.now(dt.UTC)).total_seconds()) < 60
+                   for _, at in stored)
+        assert repo.used_action_key(s, room.id, member.id, "k1") == 2
+        assert repo.used_action_key(s, room.id, member.id, "k2") is None
+    row = repo.room_row(db.engine, room.id)
+    assert row is not None and (row.version, row.status, row.deadline, row.rules) == (3, "waiting", None, {"decks": 2})
+
+    outcomes: list[str] = []
+    barrier = threading.Barrier(4)
+
+    def writer(n: int) -> None:
+        barrier.wait()
+        try:
+            repo.append_events_direct(db.direct, room.id, 3, [{"writer": n}], (member.id, f"w{n}"))
+            outcomes.append("ok")
+        except repo.StaleVersion:
+            outcomes.append("stale")
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["ok", "stale", "stale", "stale"]
+    with db.transaction() as s:
+        assert len(repo.load_events(s, room.id)) == 4

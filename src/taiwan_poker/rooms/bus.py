@@ -89,13 +89,19 @@ class PushBus:
                     status: str | None = None, deadline: dt.datetime | None = None) -> None:
         """Announce a table's new version when ``conn``'s transaction commits, with the events that made it
         (and the room's status and deadline) when they fit in a notification."""
+        conn.execute(text("SELECT pg_notify(:c, :p)"), dict(zip("cp", self.room_message(
+            room_id, version, events, status, deadline), strict=True)))
+
+    def room_message(self, room_id: int, version: int, events: Sequence[dict[str, Any]] = (),
+                     status: str | None = None, deadline: dt.datetime | None = None) -> tuple[str, str]:
+        """The channel and text of :meth:`notify_room`'s notification (for a caller that sends it itself)."""
         message = f"r:{room_id}:{version}"
         if events:
             body = json.dumps({"e": list(events), "s": status, "d": deadline.isoformat() if deadline else None},
                               separators=(",", ":"))
             if len(message) + len(body.encode()) + 16 < MAX_PAYLOAD:
                 message = f"{message}|{body}"
-        self._send(conn, message)
+        return self.channel, f"{self.instance}:{message}"
 
     def notify_chat(self, conn: Connection, room_id: int, line: int) -> None:
         """Announce a table's new chat line (its id only: each instance's sockets read what their member may)."""

@@ -68,6 +68,12 @@ def record_beside(conn: Connection, room_id: int, state: TableState, events: Seq
             store.delete_line(conn, room_id, event.message, event.by, names(state).get(event.by, ""), now)
 
 
+def beside_needed(events: Sequence[TableEvent]) -> bool:
+    """Whether :func:`record_beside` has anything to write for ``events``."""
+    return any((isinstance(e, PlayerSat) and e.bot is None) or isinstance(e, PlayerLeft | ChatDeleted)
+               for e in events)
+
+
 class RoomChat:
     """A table's chat for a :class:`~.service.RoomService` (its loader, clock, hub and bus)."""
 

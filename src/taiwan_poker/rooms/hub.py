@@ -115,10 +115,30 @@ class RoomHub:
             sub.offer_chat(line)
 
     def publish(self, room_id: int, version: int) -> None:
-        """Announce a room's new version to everyone watching it."""
+        """Announce a room's new version to everyone watching it (one wake-up of each event loop, however many of
+        its sockets watch the room)."""
         with self._guard:
             subs = list(self._subs.get(room_id, ()))
             if subs and version > self._latest.get(room_id, 0):
                 self._latest[room_id] = version
+        if len(subs) == 1:
+            subs[0].offer(version)
+            return
+        by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = {}
         for sub in subs:
-            sub.offer(version)
+            by_loop.setdefault(sub.loop, []).append(sub)
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        for loop, group in by_loop.items():
+            if loop is running:
+                _offer_all(group, version)
+            elif not loop.is_closed():
+                loop.call_soon_threadsafe(_offer_all, group, version)
+
+
+def _offer_all(subs: list[Subscription], version: int) -> None:
+    """On the subscribers' own loop: each keeps the newest version."""
+    for sub in subs:
+        sub._put(sub._queue, version)

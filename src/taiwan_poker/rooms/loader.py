@@ -166,7 +166,8 @@ class RoomLoader:
             if state.version != version:
                 return False
             deadline = news.get("d")
-            row = cached.row._replace(version=version, status=str(news.get("s")), rules=state.rules.to_json(),
+            rules = cached.row.rules if state.rules is cached.state.rules else state.rules.to_json()
+            row = cached.row._replace(version=version, status=str(news.get("s")), rules=rules,
                                       deadline=dt.datetime.fromisoformat(deadline) if deadline else None)
             self._cache.put(room_id, Room(state, row))
         return True

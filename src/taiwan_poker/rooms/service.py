@@ -17,6 +17,7 @@ apply its answer through the write path. Reading is :class:`~.reads.RoomReads`.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 import random
 from collections.abc import Callable, Sequence
@@ -71,7 +72,7 @@ from ..tables.settings import (
 from ..tables.state import Wait
 from ..tables.timing import BotMove, due
 from .bus import PushBus
-from .chat import RoomChat, record_beside
+from .chat import RoomChat, beside_needed, record_beside
 from .hub import RoomHub
 from .loader import CACHE_IDLE_SECONDS, CACHE_ROOMS, Room, RoomError, RoomLoader
 from .reads import RoomReads
@@ -84,11 +85,27 @@ Decision = Command | Callable[[Room], Command | None]  # a command, or one chose
 
 @dataclass
 class ActResult:
-    """What a request did: ``applied`` is False for a stale or repeated request."""
+    """What a request did (``applied`` is False for a stale or repeated request), and the room after it as the member
+    sees it: :attr:`state` (a view) or :meth:`state_text` (the same as a socket's JSON text), built when asked."""
 
     applied: bool
-    state: dict[str, Any]
+    room: Room
+    member: Member | None
+    reads: RoomReads
     reason: str | None = None
+
+    @functools.cached_property
+    def state(self) -> dict[str, Any]:
+        return self.reads.view(self.room, self.member)
+
+    def state_text(self) -> str:
+        """:attr:`state` as compact JSON text, the part every seat shares encoded once per version (what the other
+        seats' pushes of this version use too)."""
+        return self.reads.view_text(self.room, self.member)
+
+    @property
+    def version(self) -> int:
+        return self.room.state.version
 
 
 class Written(NamedTuple):
@@ -129,6 +146,7 @@ class RoomService:
         self.on_bot_turn = on_bot_turn
         self.bus: PushBus | None = None  # cross-instance pushes (PostgreSQL); set by the app
         self.loader = RoomLoader(db, cache_capacity, cache_idle_seconds)
+        self._direct = True  # a move's write on the driver's own connections (:meth:`_commit`)
         self.reads = RoomReads(self.loader, lambda: self.clock())
         self.absorb = self.loader.absorb
         self.errors = self.loader.errors
@@ -164,30 +182,49 @@ class RoomService:
                 if command is not None else []
             if not events:
                 return Written(False, room, "unchanged")
-            with self.db.engine.begin() as conn:
-                new = self._append(conn, room.row, room.state, events)
-                if key is not None and member is not None:
-                    repo.record_action_key(conn, room_id, member.id, key, new.state.version)
+            new = self._commit(room.row, room.state, events,
+                               (member.id, key) if key is not None and member is not None else None)
             self.loader.keep(new)  # only now, after the commit
         self.hub.publish(room_id, new.state.version)
         self._tell_bot_turn(new)
         return Written(True, new)
 
-    def _append(self, conn: Connection, row: repo.RoomRow, before: TableState | None,
-                events: Sequence[TableEvent]) -> Room:
-        """Append ``events`` after the state they were decided on, keep the seat index, and fold them in."""
+    def _commit(self, row: repo.RoomRow, before: TableState, events: Sequence[TableEvent],
+                key: tuple[int, str] | None) -> Room:
+        """Commit ``events`` (and the request's idempotency ``key``: member, key) after the state they were decided
+        on. A move that touches nothing beside the log is written on the driver's own connections
+        (:func:`~taiwan_poker.store.repo.append_events_direct`: on PostgreSQL one statement, atomic by itself);
+        anything else is a transaction of its own."""
+        if self._direct and not beside_needed(events):
+            return self._append(None, row, before, events, key)
+        with self.db.engine.begin() as conn:
+            return self._append(conn, row, before, events, key)
+
+    def _append(self, conn: Connection | None, row: repo.RoomRow, before: TableState | None,
+                events: Sequence[TableEvent], key: tuple[int, str] | None = None) -> Room:
+        """Append ``events`` after the state they were decided on, keep the seat index, and fold them in; ``conn``
+        None: on the driver's own connections (nothing beside the log to write)."""
         state = fold(events, before)
         status, deadline = state.phase.value, due(state, self.clock()).next  # when the sweeper looks again
-        rules = state.rules.to_json()
         payloads = [event_to_json(e) for e in events]
-        version = repo.append_events(conn, row.id, before.version if before else 0, payloads,
-                                     status=status, deadline=deadline, rules=rules)
+        columns: dict[str, Any] = {"status": status, "deadline": deadline}
+        if before is None or state.rules is not before.rules:  # the stored rules change only with the rule set
+            columns["rules"] = state.rules.to_json()
+        expected = before.version if before else 0
+        if conn is None:  # other instances hear of it when the statement commits
+            notify = self.bus.room_message(row.id, state.version, payloads, status, deadline) if self.bus else None
+            version = repo.append_events_direct(self.db.direct, row.id, expected, payloads, key, notify, **columns)
+        else:
+            version = repo.append_events(conn, row.id, expected, payloads, **columns)
+            if key is not None:
+                repo.record_action_key(conn, row.id, key[0], key[1], version)
+            if self.bus is not None:  # other instances hear of it when this transaction commits
+                self.bus.notify_room(conn, row.id, version, payloads, status, deadline)
+            record_beside(conn, row.id, state, events, self.clock())  # the seat index, chat deletions
         assert version == state.version
-        if self.bus is not None:  # other instances hear of it when this transaction commits
-            self.bus.notify_room(conn, row.id, version, payloads, status, deadline)
-        record_beside(conn, row.id, state, events, self.clock())  # the seat index, chat deletions
         log.info("room events stored", extra={"room": row.code, "version": version, "events": len(events)})
-        return Room(state, row._replace(version=version, status=status, deadline=deadline, rules=rules))
+        return Room(state, row._replace(version=version, status=status, deadline=deadline,
+                                        rules=columns.get("rules", row.rules)))
 
     def _used(self, room_id: int, member: Member | None, key: str | None) -> bool:
         if key is None or member is None:
@@ -204,7 +241,7 @@ class RoomService:
             self.on_bot_turn(room.row.code, max(0.0, (upcoming.next - now).total_seconds()))
 
     def _result(self, written: Written, member: Member | None) -> ActResult:
-        return ActResult(written.applied, self.reads.view(written.room, member), written.reason)
+        return ActResult(written.applied, written.room, member, self.reads, written.reason)
 
     def _view(self, code: str, member: Member, command: Command) -> dict[str, Any]:
         """Write a command that is not made against a version, and return the member's view after it."""
@@ -220,9 +257,9 @@ class RoomService:
         try:
             return self._result(self._write(code, member, command, version, key), member)
         except IntegrityError:  # the same key committed by another process between our check and our write
-            return ActResult(False, self.state(code, member), "duplicate")
+            return ActResult(False, self.loader.locked_read(code), member, self.reads, "duplicate")
         except repo.StaleVersion:  # another process moved the room on first: nothing of ours was stored
-            return ActResult(False, self.state(code, member), "stale_version")
+            return ActResult(False, self.loader.locked_read(code), member, self.reads, "stale_version")
 
     # -- tables and seats -----------------------------------------------------------------------------------
 

@@ -15,6 +15,8 @@ from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
+from .direct import DirectConnections
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
@@ -131,6 +133,7 @@ class Database:
         self.url = url
         self.engine = make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.direct = DirectConnections(self.engine)  # the driver's own connections for a move's write
 
     def migrate(self) -> None:
         migrate(self.engine)
@@ -148,3 +151,4 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        self.direct.close()

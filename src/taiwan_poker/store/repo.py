@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import json
 import secrets
 from collections.abc import Sequence
 from typing import Any, NamedTuple, cast
@@ -13,6 +14,7 @@ from sqlalchemy import Connection, Engine, Table, Update, bindparam, delete, fun
 from sqlalchemy.orm import Session
 
 from ..errors import TaiwanPokerError
+from .direct import DirectConnections
 from .models import ActionKey, Member, Room, RoomEvent, Seat, WebSession, utcnow
 
 # the action path's statements, built once (tables, not ORM entities: no ORM bookkeeping on the hot path)
@@ -265,6 +267,98 @@ def append_events(
          for i, p in enumerate(payloads)],
     )
     return new_version
+
+
+def append_events_direct(
+    direct: DirectConnections, room_id: int, expected_version: int, payloads: Sequence[dict[str, Any]],
+    key: tuple[int, str] | None = None, notify: tuple[str, str] | None = None, **room_values: Any,
+) -> int:
+    """:func:`append_events` and the idempotency ``key`` (member, key) as :func:`record_action_key` stores it, all
+    or nothing, on the driver's own connections (:mod:`.direct`): on PostgreSQL one statement, atomic by itself,
+    with the ``NOTIFY`` (channel, message), one round trip where a transaction takes five; on SQLite one
+    transaction. Raises :class:`StaleVersion` (nothing stored) when the room is no longer at
+    ``expected_version``, and ``IntegrityError`` (nothing stored) when the key was used."""
+    new_version = expected_version + len(payloads)
+    now = utcnow()
+    if direct.dialect == "postgresql":
+        params: dict[str, Any] = {"id": room_id, "expected": expected_version, "new": new_version, "now": now,
+                                  # one JSON array (a text[] of JSON documents costs the driver a regex pass each)
+                                  "payloads": f"[{','.join(json.dumps(p) for p in payloads)}]"}
+        for name, value in room_values.items():
+            params[f"v_{name}"] = json.dumps(value) if name == "rules" else value
+        if key is not None:
+            params["member"], params["key"] = key[0], key[1][:64]
+        if notify is not None:
+            params["channel"], params["message"] = notify
+        sql = _append_at_once_sql(tuple(sorted(room_values)), key is not None, notify is not None)
+
+        def one_statement(conn: Any) -> Any:
+            with conn.cursor() as cur:
+                cur.execute(sql, params)
+                row = cur.fetchone()
+            return row[0] if row is not None else None
+
+        if direct.run(one_statement, sql) != 1:
+            raise StaleVersion(f"room {room_id} is no longer at version {expected_version}", room=room_id)
+        return new_version
+    assert notify is None, "SQLite has no notifications"
+    stamp = direct.timestamp(now)
+    columns = tuple(sorted(room_values))
+    bump = _sqlite_bump_sql(columns)
+    values = [direct.timestamp(v) if c == "deadline" else direct.json(v) if c == "rules" else v
+              for c, v in sorted(room_values.items())]
+    rows = [(room_id, expected_version + i + 1, direct.json(p), stamp) for i, p in enumerate(payloads)]
+
+    def transaction(conn: Any) -> bool:
+        conn.execute("BEGIN")
+        try:
+            if conn.execute(bump, (new_version, stamp, *values, room_id, expected_version)).rowcount != 1:
+                conn.execute("ROLLBACK")
+                return False
+            conn.executemany(_SQLITE_INSERT_EVENT, rows)
+            if key is not None:
+                conn.execute(_SQLITE_INSERT_KEY, (room_id, key[0], key[1][:64], new_version))
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return True
+
+    if not direct.run(transaction, bump):
+        raise StaleVersion(f"room {room_id} is no longer at version {expected_version}", room=room_id)
+    return new_version
+
+
+_SQLITE_INSERT_EVENT = "INSERT INTO room_events (room_id, seq, payload, created_at) VALUES (?, ?, ?, ?)"
+_SQLITE_INSERT_KEY = "INSERT INTO action_keys (room_id, member_id, key, version) VALUES (?, ?, ?, ?)"
+
+
+@functools.cache
+def _sqlite_bump_sql(columns: tuple[str, ...]) -> str:
+    return ("UPDATE rooms SET version = ?, updated_at = ?" + "".join(f", {c} = ?" for c in columns)
+            + " WHERE id = ? AND version = ?")
+
+
+@functools.cache
+def _append_at_once_sql(columns: tuple[str, ...], keyed: bool, notify: bool) -> str:
+    """PostgreSQL's one statement of :func:`append_events_direct` (psycopg's parameters): data-modifying CTEs that all
+    run, each inserting only when the guarded UPDATE matched."""
+    values = ", ".join(f"{c} = %(v_{c})s::json" if c == "rules" else f"{c} = %(v_{c})s" for c in columns)
+    parts = [
+        "WITH bump AS (UPDATE rooms SET version = %(new)s, updated_at = %(now)s"
+        + (f", {values}" if values else "") + " WHERE id = %(id)s AND version = %(expected)s RETURNING id)",
+        "logged AS (INSERT INTO room_events (room_id, seq, payload, created_at) "
+        "SELECT bump.id, %(expected)s + e.n, e.payload, %(now)s "
+        "FROM bump, json_array_elements(%(payloads)s::json) WITH ORDINALITY AS e(payload, n))",
+    ]
+    if keyed:
+        parts.append("used AS (INSERT INTO action_keys (room_id, member_id, key, version) "
+                     "SELECT bump.id, %(member)s, %(key)s, %(new)s FROM bump)")
+    if notify:  # a plain SELECT in a WITH runs only when referenced: the final SELECT reads it
+        parts.append("told AS (SELECT pg_notify(%(channel)s, %(message)s) FROM bump)")
+    return ", ".join(parts) + " SELECT count(*) FROM bump" + (" WHERE (SELECT count(*) FROM told) >= 0" if notify
+                                                                else "")
 
 
 @functools.cache

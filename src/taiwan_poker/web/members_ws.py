@@ -22,14 +22,14 @@ import logging
 import time
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import DBAPIError
 
 from ..errors import TaiwanPokerError
-from ..rooms.service import RoomService
+from ..rooms.service import ActResult, RoomService
 from ..store import repo
 from ..store.models import Member
 from .code_guessing import answer_miss
@@ -37,7 +37,6 @@ from .i18n import LANG_COOKIE, error_message, negotiate
 from .members_api import SESSION_COOKIE
 from .metrics import observe_action
 from .rate_limits import RateLimited, RateLimiter
-from .rooms_api import act_json
 from .socket_registry import OpenSocket, SocketRegistry, session_key
 
 
@@ -93,23 +92,39 @@ def parse_message(text: str | None) -> dict[str, Any]:
     return msg
 
 
-def handle_message(rooms: RoomService, code: str, member: Member | None, msg: dict[str, Any]) -> dict[str, Any]:
+class StateReply(NamedTuple):
+    """The reply to a move: ``{"type": "state", "applied", "reason", "state"}`` as the JSON text sent, built in the
+    worker thread from the room's shared part encoded once per version (the other seats' pushes reuse it)."""
+
+    applied: bool
+    reason: str | None
+    version: int
+    text: str
+
+    @classmethod
+    def of(cls, result: ActResult) -> StateReply:
+        applied, reason = "true" if result.applied else "false", json.dumps(result.reason)
+        text = f'{{"type":"state","applied":{applied},"reason":{reason},"state":{result.state_text()}}}'
+        return cls(result.applied, result.reason, result.version, text)
+
+
+def handle_message(rooms: RoomService, code: str, member: Member | None, msg: dict[str, Any]
+                   ) -> dict[str, Any] | StateReply:
     """One parsed client message other than a ping → the reply (runs in a worker thread: it may write)."""
     kind = msg.get("type")
     if member is None:
         raise TaiwanPokerError("sign in first", code="signin_required")
     if kind == "action":
-        return {"type": "state", **act_json(rooms.act(code, member, msg.get("action"), msg.get("version"),
-                                                      msg.get("key")))}
+        return StateReply.of(rooms.act(code, member, msg.get("action"), msg.get("version"), msg.get("key")))
     if kind == "timeout":
-        return {"type": "state", **act_json(rooms.timeout(code, member, msg.get("version")))}
+        return StateReply.of(rooms.timeout(code, member, msg.get("version")))
     if kind == "next":
-        return {"type": "state", **act_json(rooms.next_hand(code, member, msg.get("version")))}
+        return StateReply.of(rooms.next_hand(code, member, msg.get("version")))
     if kind in CHOICES:
         field = CHOICES[kind]
         result = rooms.request(code, member, kind, {field: msg.get(field)}, msg.get("version"))
         assert not isinstance(result, dict)
-        return {"type": "state", **act_json(result)}
+        return StateReply.of(result)
     if kind == "show":
         return {"type": "state", "applied": True, "reason": None,
                 "state": rooms.request(code, member, "show", {"cards": msg.get("cards")})}
@@ -159,6 +174,10 @@ class RoomSocket:
         self.sent = -1  # the newest version this socket has been sent
         self.chat_sent = 0  # the newest chat line this socket has been sent (or skipped: not for this member)
         self.send_lock = asyncio.Lock()
+        # set while no message of this socket is being answered: a push waits for the answer, which carries a state
+        # at least as new (without it the mover's own socket was pushed the very version its reply then sent again)
+        self.idle = asyncio.Event()
+        self.idle.set()
         self.background: set[asyncio.Task[None]] = set()
         self.messages = self.refused = 0
         self.started = time.monotonic()
@@ -237,8 +256,21 @@ class RoomSocket:
             if not self.closed:
                 await self.ws.send_json(message)
 
-    async def send_state(self, reply: dict[str, Any] | None = None, announced: int | None = None) -> None:
+    async def send_state(self, reply: dict[str, Any] | StateReply | None = None, announced: int | None = None
+                         ) -> None:
         """Send a state (a push, or an action's reply); never an older version than already sent."""
+        if isinstance(reply, StateReply):
+            if reply.version >= self.sent:
+                async with self.send_lock:
+                    if self.closed:
+                        return
+                    if reply.version >= self.sent:
+                        self.sent = reply.version
+                        await self.ws.send_text(reply.text)
+                        return
+            # a push of a newer version went out while the move was being written: the reply carries the room now
+            reply = {"type": "state", "applied": reply.applied, "reason": reply.reason,
+                     "state": await asyncio.to_thread(self.view, None)}
         if reply is None and announced is not None:
             self.signed_in()
             quick = self.rooms.reads.cached_view_text(self.code, self.member, announced)
@@ -314,6 +346,8 @@ class RoomSocket:
         with contextlib.suppress(SessionEnded):
             while True:
                 announced = await sub.next_version()
+                if not self.idle.is_set():
+                    await self.idle.wait()
                 if announced <= self.sent:  # skip versions this socket already has (its own replies)
                     continue
                 try:
@@ -330,7 +364,7 @@ class RoomSocket:
 
     # -- messages ------------------------------------------------------------------------------------------
 
-    def handle(self, msg: dict[str, Any]) -> dict[str, Any]:
+    def handle(self, msg: dict[str, Any]) -> dict[str, Any] | StateReply:
         """A message that may write, on a worker thread."""
         self.signed_in()
         if msg.get("type") in ACTION_MESSAGES:
@@ -340,7 +374,7 @@ class RoomSocket:
         with observe_action(self.app, msg.get("type")):
             return handle_message(self.rooms, self.code, self.member, msg)
 
-    async def reply_to(self, text: str | None) -> dict[str, Any] | None:
+    async def reply_to(self, text: str | None) -> dict[str, Any] | StateReply | None:
         """The answer to one client message; None when the socket has been closed for sending too much."""
         try:
             self.limiter.check("socket_message", self.member_id, self.address)
@@ -383,15 +417,19 @@ class RoomSocket:
                     if message["type"] == "websocket.disconnect" or self.closed:
                         break
                     self.messages += 1
-                    reply = await self.reply_to(message.get("text"))
-                    if reply is None:
-                        break
-                    if reply.get("type") == "state":
-                        await self.send_state(reply)
-                    else:
-                        await self.send(reply)
-                        if reply.get("type") == "chat_sent":  # the writer's own line in their stream too
-                            await self.send_chat()
+                    self.idle.clear()
+                    try:
+                        reply = await self.reply_to(message.get("text"))
+                        if reply is None:
+                            break
+                        if isinstance(reply, StateReply) or reply.get("type") == "state":
+                            await self.send_state(reply)
+                        else:
+                            await self.send(reply)
+                            if reply.get("type") == "chat_sent":  # the writer's own line in their stream too
+                                await self.send_chat()
+                    finally:
+                        self.idle.set()
             except SessionEnded:
                 await self.session_over()
             except TaiwanPokerError as exc:  # the room cannot be shown at all (e.g. quarantined)

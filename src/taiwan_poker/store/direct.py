@@ -1,0 +1,136 @@
+"""A few database connections of the driver's own, for the write every move makes.
+
+A move's write is small and fixed: the version-guarded update of the room, its events, the idempotency key (and on
+PostgreSQL the cross-instance notification). Measured, SQLAlchemy's connection checkout, execution context and
+result took more CPU than the driver itself (issue 49: on PostgreSQL about twice the driver's round trip, on SQLite
+three times the statements). :class:`DirectConnections` keeps a bounded pool of the driver's connections, set up as
+the engine sets up its own (store/db.py), and runs such writes on them: on PostgreSQL one statement in autocommit
+(:func:`~taiwan_poker.store.repo.append_events_direct`), on SQLite one transaction. Values are converted by the
+engine's own column types, so what is stored is what SQLAlchemy would have stored. A driver error comes out as
+SQLAlchemy's (``IntegrityError`` for a used idempotency key, ``DBAPIError`` for a database that does not answer),
+so callers treat it as any other; a connection that failed is closed with the idle ones (as the engine's pool does
+after a disconnection), and the next write opens a fresh one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import psycopg
+from sqlalchemy import JSON, DateTime, Engine
+from sqlalchemy.exc import DBAPIError
+
+T = TypeVar("T")
+
+CONNECTIONS = 8  # at most this many; a write waits for one beyond that
+CONNECT_TIMEOUT = 5  # seconds to open a PostgreSQL connection (a database that does not answer is an error)
+WAIT_SECONDS = 30.0  # longest wait for a free connection
+SQLITE_BUSY_SECONDS = 30  # as the engine's connect_args
+
+
+class DirectConnections:
+    """The driver's connections to the engine's database (PostgreSQL or SQLite); safe from several threads."""
+
+    def __init__(self, engine: Engine, size: int = CONNECTIONS) -> None:
+        self.dialect = engine.dialect.name
+        url = engine.url
+        if self.dialect == "postgresql":
+            self._base_error: type[Exception] = psycopg.Error
+            self._libpq = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        elif self.dialect == "sqlite":
+            self._base_error = sqlite3.Error
+            self._path = url.database or ":memory:"
+        else:  # pragma: no cover - the app runs on these two
+            raise ValueError(f"no direct connections for {self.dialect}")
+        # the engine's conversions of a timestamp and a JSON document to what the driver is given
+        dialect = engine.dialect
+        self.timestamp: Callable[[Any], Any] = DateTime(timezone=True).dialect_impl(dialect).bind_processor(
+            dialect) or (lambda v: v)
+        self.json: Callable[[Any], Any] = JSON().dialect_impl(dialect).bind_processor(dialect) or (lambda v: v)
+        self._free: queue.LifoQueue[Any] = queue.LifoQueue()
+        self._slots = threading.BoundedSemaphore(size)
+        self._open: set[Any] = set()
+        self._guard = threading.Lock()
+
+    def run(self, work: Callable[[Any], T], statement: str) -> T:
+        """``work(connection)`` on a free connection (``statement`` names it in an error)."""
+        if not self._slots.acquire(timeout=WAIT_SECONDS):
+            raise DBAPIError.instance(statement, None, self._operational("no free database connection"),
+                                      self._base_error)
+        conn: Any = None
+        try:
+            conn = self._take()
+            result = work(conn)
+            self._free.put(conn)
+            conn = None
+            return result
+        except self._base_error as exc:
+            broken = conn is not None and self._broken(conn, exc)
+            if conn is not None and not broken:  # a refused write (a used key): the connection is fine
+                self._free.put(conn)
+                conn = None
+            elif broken:  # as SQLAlchemy's pool does: the idle ones are likely dead too (a database restart)
+                self._drain()
+            raise DBAPIError.instance(statement, None, exc, self._base_error,
+                                      connection_invalidated=broken) from exc
+        finally:
+            if conn is not None:
+                self._discard(conn)
+            self._slots.release()
+
+    def _operational(self, message: str) -> Exception:
+        return psycopg.OperationalError(message) if self.dialect == "postgresql" else sqlite3.OperationalError(message)
+
+    def _broken(self, conn: Any, exc: BaseException) -> bool:
+        if self.dialect == "postgresql":
+            return bool(conn.closed or conn.broken or isinstance(exc, psycopg.OperationalError)
+                        or not isinstance(exc, psycopg.DatabaseError))
+        return not isinstance(exc, sqlite3.IntegrityError)  # and roll back whatever it left open
+        # (a busy database or a full disk: the connection is closed rather than reused in an unknown state)
+
+    def _take(self) -> Any:
+        try:
+            return self._free.get_nowait()
+        except queue.Empty:
+            pass
+        conn: Any
+        if self.dialect == "postgresql":
+            conn = psycopg.connect(self._libpq, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+            # the engine's setting (store/db.py): a commit does not wait for the WAL to reach the disk
+            conn.execute("SET synchronous_commit TO off")
+        else:  # the engine's pragmas (store/db.py); transactions are begun and ended explicitly
+            conn = sqlite3.connect(self._path, timeout=SQLITE_BUSY_SECONDS, check_same_thread=False,
+                                   isolation_level=None)
+            for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL"):
+                conn.execute(f"PRAGMA {pragma}")
+        with self._guard:
+            self._open.add(conn)
+        return conn
+
+    def _discard(self, conn: Any) -> None:
+        with self._guard:
+            self._open.discard(conn)
+        with contextlib.suppress(self._base_error):
+            conn.close()
+
+    def _drain(self) -> None:
+        """Close the idle connections."""
+        while True:
+            try:
+                self._discard(self._free.get_nowait())
+            except queue.Empty:
+                return
+
+    def close(self) -> None:
+        """Close every connection (as ``Engine.dispose``: later writes open new ones)."""
+        with self._guard:
+            conns, self._open = list(self._open), set()
+        self._drain()
+        for conn in conns:
+            with contextlib.suppress(self._base_error):
+                conn.close()
