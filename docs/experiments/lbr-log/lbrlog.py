@@ -1,6 +1,6 @@
 """Diagnostic: LBR vs Strong, per-hand log of line, raw and luck-adjusted score, and LBR's final habits.
 
-`hand` is `bots.arena.lbr_hand` with a log of each action and of Strong's numbers at bets of half a pot or more;
+`hand` is `taiwan_poker_lab.arena.lbr_hand` with a log of each action and of Strong's numbers at bets of half a pot or more;
 for results alone call `arena.lbr_heads_up(..., luck=True)` instead.  Run from the project root with `.venv/bin/python`."""
 import json, random, sys, time
 from dataclasses import replace
