@@ -11,6 +11,8 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+from unittest.mock import patch
 
 from taiwan_poker.bots import sit_and_go
 from taiwan_poker.bots.levels import policy_of as policy_of_level
@@ -36,21 +38,27 @@ def spots(n: int = SPOTS) -> list[SeatView]:
         seen.append(v)
         return v
 
-    setattr(sit_and_go, "seat_view", grab)  # noqa: B010 (the headless match's own name for it)
-    try:
+    with patch.object(sit_and_go, "seat_view", grab):  # the headless match's own name for it
         seed = 0
         while len(seen) < n:
             play_sit_and_go(None, 2 if seed % 2 else 6, seed=seed, levels=("solid", "strong"), max_hands=12,
                             bot_pause=(0.0, 0.0))
             seed += 1
-    finally:
-        setattr(sit_and_go, "seat_view", view)  # noqa: B010
     return seen[:n]
 
 
 def answers(views: list[SeatView], reverse: bool) -> dict[int, list[tuple[str, float]]]:
     order = range(len(views) - 1, -1, -1) if reverse else range(len(views))
     return {i: [(repr(a), p) for a, p in strategy(views[i]).choices] for i in order}
+
+
+def in_another_process(function: str, data: object, path: Path, hash_seed: str) -> Any:
+    """``function`` of this module run on ``data`` in a fresh Python with another hash seed (through a pickle)."""
+    path.write_bytes(pickle.dumps(data))
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    code = f"from tests.strategy.test_steady import {function}; {function}({str(path)!r})"
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True, timeout=600)
+    return pickle.loads(path.read_bytes())
 
 
 def main(path: str) -> None:
@@ -63,12 +71,7 @@ def test_the_same_decisions_get_the_same_distributions_in_another_process_and_or
     views = spots()
     assert sum(v.street > 0 for v in views) > 300 and len({len(v.dealt) for v in views}) > 1
     here = answers(views, reverse=False)
-    path = tmp_path / "spots.pkl"
-    path.write_bytes(pickle.dumps(views))
-    env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    subprocess.run([sys.executable, "-c", f"from tests.strategy.test_steady import main; main({str(path)!r})"],
-                   cwd=ROOT, env=env, check=True, timeout=600)
-    there = pickle.loads(path.read_bytes())
+    there = in_another_process("main", views, tmp_path / "spots.pkl", "12345")
     differ = [i for i in here if here[i] != there[i]]
     assert differ == [], [(i, here[i], there[i]) for i in differ[:5]]
 
@@ -86,9 +89,8 @@ def coached_hands() -> list[tuple[Hand, int]]:
     def policy_of(key: str) -> Policy:
         return follow_the_coach if key == "coach" else levels(key)
 
-    setattr(sit_and_go, "policy_of", policy_of)  # noqa: B010 (the headless match's own name for it)
     out: list[tuple[Hand, int]] = []
-    try:
+    with patch.object(sit_and_go, "policy_of", policy_of):  # the headless match's own name for it
         for seed in range(8):
             seats = 2 if seed % 2 else 6
             bots = ("strong", "solid", "strong", "solid", "strong")[:seats - 1]  # the creator's is levels[0]
@@ -98,8 +100,6 @@ def coached_hands() -> list[tuple[Hand, int]]:
                 seat = played.state.seat_in_hand(CREATOR, i)
                 if seat is not None and hand.complete:
                     out.append((hand, seat))
-    finally:
-        setattr(sit_and_go, "policy_of", levels)  # noqa: B010
     return out
 
 
@@ -112,12 +112,7 @@ def marks(path: str) -> None:
 
 def test_following_the_coach_is_never_marked_a_mistake_by_a_review_in_another_process(tmp_path: Path) -> None:
     hands = coached_hands()
-    path = tmp_path / "hands.pkl"
-    path.write_bytes(pickle.dumps(hands))
-    env = {**os.environ, "PYTHONHASHSEED": "54321"}
-    subprocess.run([sys.executable, "-c", f"from tests.strategy.test_steady import marks; marks({str(path)!r})"],
-                   cwd=ROOT, env=env, check=True, timeout=600)
-    reviewed = pickle.loads(path.read_bytes())
+    reviewed = in_another_process("marks", hands, tmp_path / "hands.pkl", "54321")
     decisions = [d for hand in reviewed for d in hand]
     assert len(decisions) > 150 and any(d[0] in ("bet", "raise") for d in decisions), len(decisions)
     assert [d for d in decisions if d[2] != "good"] == []

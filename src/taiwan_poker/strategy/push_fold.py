@@ -27,13 +27,10 @@ equities.
 
 from __future__ import annotations
 
-import io
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -44,7 +41,7 @@ from .classes import CLASSES, N_CLASSES, class_index, class_of_cards, class_weig
 from .legal import allin, check_or_call, check_or_fold
 from .preflop_seat import preflop_situation
 from .seat import SeatView
-from .tables import decode, fingerprint, node_starts
+from .tables import decode, fingerprint, node_starts, shipped, unpack
 from .tree import POSITION_NAMES, GameSpec, Kind, Node, Sizing, Tree, build_tree
 
 PUSH_FOLD_FILE = "push_fold_strategy.npz"
@@ -98,24 +95,13 @@ class PushFoldSet:
 
 
 def read_push_fold(npz: bytes, meta_text: str) -> PushFoldSet:
-    meta = json.loads(meta_text)
-    if meta.get("format") != PUSH_FOLD_FORMAT:
-        raise PushFoldError(f"push-or-fold table format {meta.get('format')!r} is not {PUSH_FOLD_FORMAT}")
-    with np.load(io.BytesIO(npz)) as data:
-        arrays = {k: np.asarray(data[k], dtype=np.uint8) for k in data.files}
-    return PushFoldSet(meta, arrays)
+    return PushFoldSet(*unpack(npz, meta_text, PUSH_FOLD_FORMAT, PushFoldError, "push-or-fold table"))
 
 
 @cache
 def load_push_fold() -> PushFoldSet:
     """The shipped push-or-fold tables (``taiwan_poker/data/push_fold_strategy.npz`` and ``.json``)."""
-    base = resources.files("taiwan_poker").joinpath("data")
-    try:
-        raw = base.joinpath(PUSH_FOLD_FILE).read_bytes()
-        text = base.joinpath(PUSH_FOLD_META).read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError) as exc:
-        raise PushFoldError("the push-or-fold tables are missing; run scripts/solve_push_fold.py") from exc
-    return read_push_fold(raw, text)
+    return read_push_fold(*shipped(PUSH_FOLD_FILE, PUSH_FOLD_META, PushFoldError, "scripts/solve_push_fold.py"))
 
 
 @cache

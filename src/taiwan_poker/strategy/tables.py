@@ -238,25 +238,36 @@ def pack(tables: Solved, common: dict[str, Any]) -> Packed:
     return arrays, {"format": TABLE_FORMAT, **common, "min_reach": MIN_REACH, "tables": metas}
 
 
-def read_tables(npz: bytes, meta_text: str) -> TableSet:
+def unpack(npz: bytes, meta_text: str, fmt: int, error: type[ValueError], what: str
+           ) -> tuple[dict[str, Any], dict[str, npt.NDArray[np.uint8]]]:
+    """A family of packed tables (this module's, or the push-or-fold ones): its meta, checked to be of format
+    ``fmt`` (else ``error``), and its arrays by key."""
     meta = json.loads(meta_text)
-    if meta.get("format") != TABLE_FORMAT:
-        raise TableError(f"preflop table format {meta.get('format')!r} is not {TABLE_FORMAT}")
+    if meta.get("format") != fmt:
+        raise error(f"{what} format {meta.get('format')!r} is not {fmt}")
     with np.load(io.BytesIO(npz)) as data:
         arrays = {k: np.asarray(data[k], dtype=np.uint8) for k in data.files}
-    return TableSet(meta, arrays)
+    return meta, arrays
+
+
+def shipped(npz_file: str, meta_file: str, error: type[ValueError], script: str) -> tuple[bytes, str]:
+    """The package data of a family of tables: its arrays' bytes and its meta's text (missing: ``error`` naming
+    the ``script`` that makes them)."""
+    base = resources.files("taiwan_poker").joinpath("data")
+    try:
+        return base.joinpath(npz_file).read_bytes(), base.joinpath(meta_file).read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError) as exc:
+        raise error(f"{npz_file} is missing; run {script}") from exc
+
+
+def read_tables(npz: bytes, meta_text: str) -> TableSet:
+    return TableSet(*unpack(npz, meta_text, TABLE_FORMAT, TableError, "preflop table"))
 
 
 @cache
 def load_tables() -> TableSet:
     """The shipped tables (``taiwan_poker/data/preflop_strategy.npz`` and ``.json``)."""
-    base = resources.files("taiwan_poker").joinpath("data")
-    try:
-        raw = base.joinpath(STRATEGY_FILE).read_bytes()
-        text = base.joinpath(META_FILE).read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError) as exc:
-        raise TableError("the preflop strategy tables are missing; run scripts/solve_preflop.py") from exc
-    return read_tables(raw, text)
+    return read_tables(*shipped(STRATEGY_FILE, META_FILE, TableError, "scripts/solve_preflop.py"))
 
 
 @lru_cache(maxsize=32)
