@@ -306,8 +306,8 @@ def test_a_home_game_through_every_control_of_the_hosts_table(server: str, brows
         first.page.keyboard.press("Control+A")
         first.page.keyboard.type("120")
         first.page.keyboard.press("Enter")
-        first.wait(f"Number(document.getElementById('room').dataset.version) > {s['version']}")
-        s = first.state()
+        # the raise itself, not a version moved by a player's seed (an inert event) arriving first
+        s = wait_for(first, lambda x: x["hand"]["seats"][x["you"]]["bet"] != s["hand"]["seats"][s["you"]]["bet"])
         assert s["hand"]["seats"][s["you"]]["bet"] == 120, s["hand"]
         chips_add_up(s)
         # F folds (the small and the big blind), C calls (the straddler, last to act before the flop)
