@@ -29,7 +29,7 @@ from typing import Any
 import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from taiwan_poker.rooms.loader import compact_json
+from taiwan_poker.jsontext import compact_json
 from taiwan_poker.rooms.service import RoomService
 from taiwan_poker.store import repo
 from taiwan_poker.store.db import Database

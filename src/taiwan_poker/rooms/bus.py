@@ -46,6 +46,7 @@ import psycopg
 from sqlalchemy import Connection, text
 from sqlalchemy.engine import make_url
 
+from ..jsontext import compact_json
 from .hub import RoomHub
 
 log = logging.getLogger("taiwan_poker.bus")
@@ -97,8 +98,7 @@ class PushBus:
         """The channel and text of :meth:`notify_room`'s notification (for a caller that sends it itself)."""
         message = f"r:{room_id}:{version}"
         if events:
-            body = json.dumps({"e": list(events), "s": status, "d": deadline.isoformat() if deadline else None},
-                              separators=(",", ":"))
+            body = compact_json({"e": list(events), "s": status, "d": deadline.isoformat() if deadline else None})
             if len(message) + len(body.encode()) + 16 < MAX_PAYLOAD:
                 message = f"{message}|{body}"
         return self.channel, f"{self.instance}:{message}"

@@ -10,12 +10,12 @@ push from another instance may carry those events so that no read is needed.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import TaiwanPokerError
+from ..jsontext import compact_json
 from ..lru import LruMap
 from ..store import repo
 from ..store.db import Database
@@ -35,11 +35,6 @@ class RoomError(TaiwanPokerError):
     """A request about a room that cannot be served (not found, closed for checking, a malformed request)."""
 
     code = "room_error"
-
-
-def compact_json(value: Any) -> str:
-    """JSON as a socket sends it (Starlette's ``send_json``: compact, UTF-8 as is)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 @dataclass(frozen=True)

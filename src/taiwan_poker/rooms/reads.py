@@ -19,6 +19,7 @@ from ..history.hand_stats import hand_stats
 from ..history.played import PlayedHand
 from ..history.review import allin_ev
 from ..history.review import review as review_hand
+from ..jsontext import compact_json
 from ..lru import LruMap
 from ..store import repo
 from ..store.models import Member
@@ -28,7 +29,7 @@ from ..strategy.table_habits import habits_at, with_habits
 from ..tables import TableState, history, table_view
 from ..tables.timing import clock_view
 from ..tables.views import seat_fields, tournament_results
-from .loader import QUARANTINED, Room, RoomError, RoomLoader, compact_json
+from .loader import QUARANTINED, Room, RoomError, RoomLoader
 
 EV_REMEMBERED = 20_000  # finished hands' all-in EV results kept (a finished hand never changes)
 

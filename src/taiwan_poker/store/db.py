@@ -15,9 +15,11 @@ from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
+from ..jsontext import compact_json
 from .direct import DirectConnections
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+JSON_CODEC: dict[str, Any] = {"json_serializer": compact_json}  # stored events written by orjson
 
 
 def database_url(data_dir: Path | str | None = None, *, create: bool = True) -> str:
@@ -36,7 +38,7 @@ def database_url(data_dir: Path | str | None = None, *, create: bool = True) -> 
 def make_engine(url: str) -> Engine:
     """An engine with the settings each backend needs (SQLite: WAL, foreign keys, busy timeout)."""
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **JSON_CODEC)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -47,7 +49,7 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    engine = create_engine(url, pool_size=20, max_overflow=20, pool_recycle=1800)
+    engine = create_engine(url, pool_size=20, max_overflow=20, pool_recycle=1800, **JSON_CODEC)
     if engine.dialect.name == "postgresql":
 
         @event.listens_for(engine, "connect")

@@ -14,6 +14,7 @@ from sqlalchemy import Connection, Engine, Table, Update, bindparam, delete, fun
 from sqlalchemy.orm import Session
 
 from ..errors import TaiwanPokerError
+from ..jsontext import compact_json
 from .direct import DirectConnections
 from .models import ActionKey, Member, Room, RoomEvent, Seat, WebSession, utcnow
 
@@ -283,7 +284,7 @@ def append_events_direct(
     if direct.dialect == "postgresql":
         params: dict[str, Any] = {"id": room_id, "expected": expected_version, "new": new_version, "now": now,
                                   # one JSON array (a text[] of JSON documents costs the driver a regex pass each)
-                                  "payloads": f"[{','.join(json.dumps(p) for p in payloads)}]"}
+                                  "payloads": compact_json(list(payloads))}
         for name, value in room_values.items():
             params[f"v_{name}"] = json.dumps(value) if name == "rules" else value
         if key is not None:
