@@ -3,6 +3,7 @@
 * :mod:`.arena` plays policies against each other (heads-up and six seats), with :mod:`.luck`'s all-in and
   run-out adjustment, and :mod:`.lbr` (local best response) as the exploitability yardstick;
 * :mod:`.exploiters` are the opponents written to beat a leak each (the bully, the jammer, …);
+* :mod:`.lbr_lines` logs LBR's hands against a level and splits its winnings by line (a diagnostic);
 * :mod:`.cfr` is the offline preflop solver (discounted CFR) behind the shipped tables, and :mod:`.calibrate`
   fits the multi-way payoff model it solves with.
 
