@@ -15,7 +15,7 @@ can realise, a hand whose equity beats the price is never folded: its fold
 goes to the call.  Elsewhere the tables' folds stand even where the raw
 equity beats the price: out of position a weak hand realises far less than
 its equity, the equilibrium folds it, and forcing those calls cost 30 bb/100
-against the solid level (measured; docs/bots.md).
+against the solid level (measured when this rule was set, commit a26e097).
 """
 
 from __future__ import annotations
