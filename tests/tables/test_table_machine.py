@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import random
@@ -50,6 +51,7 @@ from taiwan_poker.tables import (
     TimeOut,
     chips_conserved,
     decide,
+    decide_folded,
     event_from_json,
     event_to_json,
     fold,
@@ -91,7 +93,8 @@ class Table:
         return self.do(bot_act(self.s, self.rng) if isinstance(command, BotMove) else command)
 
     def do(self, command: Any) -> list[Any]:
-        events = decide(self.state, stamped(command, self.now), self.rng)
+        decided = decide_folded(self.state, stamped(command, self.now), self.rng)
+        events = decided.events
         for event in events:
             assert event.at == self.now, "every event carries its command's time"
             assert event_from_json(event_to_json(event)) == event, "the JSON round trip keeps every event"
@@ -100,6 +103,7 @@ class Table:
             books = table_ledger(self.state)["totals"]
             assert books["balanced"], f"the books add up after {event}: {books}"
             assert books["paid_in"] == self.state.chips_entered and books["took"] == self.state.removed
+        assert whole(decided.state) == whole(self.s), "the machine's own fold is the events' fold"
         self.log += events
         return events
 
@@ -382,6 +386,12 @@ def snapshot(state: TableState) -> Any:
             state.lineups, state.departed, [h.snapshot() for h in state.hands], state.host, state.cohosts,
             state.paused_by, state.options, state.requests, state.rebought, state.adjusted, state.rules, state.log,
             state.accounts, state.straddle_next, state.straddle_always, state.clock, state.bot_pause)
+
+
+def whole(state: TableState) -> tuple[Any, ...]:
+    """Every field of ``state``, the hands as their snapshots (a hand compares by identity)."""
+    return tuple([h.snapshot() for h in state.hands] if f.name == "hands" else getattr(state, f.name)
+                 for f in dataclasses.fields(state))
 
 
 def random_command(t: Table, rng: random.Random) -> Any:

@@ -45,8 +45,8 @@ from ..tables import (
     TableState,
     TimeOut,
     decide,
+    decide_folded,
     event_to_json,
-    fold,
 )
 from ..tables.commands import stamped
 from ..tables.limits import ACTION_CLOCK_SECONDS as CLOCK
@@ -163,11 +163,11 @@ class RoomService:
         players' seeds: ``TableState.settled``); so does a decision that picks no command or causes no event."""
         if code is None:
             assert isinstance(decision, Open)
-            events = decide(None, stamped(decision, self.clock()), self.rng_factory())
+            opened = decide_folded(None, stamped(decision, self.clock()), self.rng_factory())
             length = repo.GUEST_ROOM_CODE_LENGTH if decision.guest else repo.ROOM_CODE_LENGTH
             with self.db.engine.begin() as conn:
                 row = repo.insert_room(conn, decision.member, decision.rules.to_json(), length)
-                new = self._append(conn, row, None, events)
+                new = self._append(conn, row, None, opened.events, opened.state)
             self.loader.keep(new)
             self._tell_bot_turn(new)
             return Written(True, new)
@@ -178,33 +178,33 @@ class RoomService:
             if version is not None and not current:
                 return Written(False, room, "duplicate" if self._used(room_id, member, key) else "stale_version")
             command = decision(room) if callable(decision) else decision
-            events = decide(room.state, stamped(command, self.clock()), self.rng_factory()) \
-                if command is not None else []
-            if not events:
+            decided = decide_folded(room.state, stamped(command, self.clock()), self.rng_factory()) \
+                if command is not None else None
+            if decided is None or not decided.events:
                 return Written(False, room, "unchanged")
-            new = self._commit(room.row, room.state, events,
+            new = self._commit(room.row, room.state, decided.events, decided.state,
                                (member.id, key) if key is not None and member is not None else None)
             self.loader.keep(new)  # only now, after the commit
         self.hub.publish(room_id, new.state.version)
         self._tell_bot_turn(new)
         return Written(True, new)
 
-    def _commit(self, row: repo.RoomRow, before: TableState, events: Sequence[TableEvent],
+    def _commit(self, row: repo.RoomRow, before: TableState, events: Sequence[TableEvent], state: TableState,
                 key: tuple[int, str] | None) -> Room:
         """Commit ``events`` (and the request's idempotency ``key``: member, key) after the state they were decided
-        on. A move that touches nothing beside the log is written on the driver's own connections
-        (:func:`~taiwan_poker.store.repo.append_events_direct`: on PostgreSQL one statement, atomic by itself);
-        anything else is a transaction of its own."""
+        on, which lead to ``state``. A move that touches nothing beside the log is written on the driver's own
+        connections (:func:`~taiwan_poker.store.repo.append_events_direct`: on PostgreSQL one statement, atomic by
+        itself); anything else is a transaction of its own."""
         if self._direct and not beside_needed(events):
-            return self._append(None, row, before, events, key)
+            return self._append(None, row, before, events, state, key)
         with self.db.engine.begin() as conn:
-            return self._append(conn, row, before, events, key)
+            return self._append(conn, row, before, events, state, key)
 
     def _append(self, conn: Connection | None, row: repo.RoomRow, before: TableState | None,
-                events: Sequence[TableEvent], key: tuple[int, str] | None = None) -> Room:
-        """Append ``events`` after the state they were decided on, keep the seat index, and fold them in; ``conn``
-        None: on the driver's own connections (nothing beside the log to write)."""
-        state = fold(events, before)
+                events: Sequence[TableEvent], state: TableState, key: tuple[int, str] | None = None) -> Room:
+        """Append ``events`` after the state they were decided on (``before``), which lead to ``state`` (the
+        machine's own fold: :func:`~taiwan_poker.tables.decide_folded`), and keep the seat index; ``conn`` None:
+        on the driver's own connections (nothing beside the log to write)."""
         status, deadline = state.phase.value, due(state, self.clock()).next  # when the sweeper looks again
         payloads = [event_to_json(e) for e in events]
         columns: dict[str, Any] = {"status": status, "deadline": deadline}

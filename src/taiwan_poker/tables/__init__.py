@@ -42,7 +42,7 @@ from .commands import (
 )
 from .errors import TableError
 from .events import TableEvent, event_from_json, event_to_json, visible_to
-from .machine import chips_conserved, decide, evolve, fold, legal_for
+from .machine import chips_conserved, decide, decide_folded, evolve, fold, legal_for
 from .state import Phase, SeatState, TableState
 from .views import history, table_view
 
@@ -51,6 +51,6 @@ __all__ = [
     "Configure", "ContributeSeed", "Deal", "DeleteChat", "EndMatch", "HandHost", "Join", "Leave", "NameCohost",
     "Open", "Pause", "Phase", "Rematch", "RemoveBot", "RemovePlayer", "Resume", "SeatState", "SetCoach", "SetOptions",
     "ShowCards", "ShowOrMuck", "Silence", "Straddle", "TableError", "TableEvent", "TableOptions", "TableState",
-    "TimeOut", "chips_conserved", "decide", "event_from_json", "event_to_json", "evolve", "fold", "history",
-    "legal_for", "table_view", "visible_to",
+    "TimeOut", "chips_conserved", "decide", "decide_folded", "event_from_json", "event_to_json", "evolve", "fold",
+    "history", "legal_for", "table_view", "visible_to",
 ]

@@ -30,7 +30,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..cards import Card, RandomSource, live_rng
 from ..frozen import replace
@@ -133,15 +133,34 @@ def decide(state: TableState | None, command: Command, rng: RandomSource | None 
     Raises :class:`TableError` or the engine's :class:`IllegalActionError`,
     with nothing changed, when the command is not allowed now.
     """
+    return decide_folded(state, command, rng).events
+
+
+class Decided(NamedTuple):
+    """A command's events (each carrying its time) and the state they lead to, ``fold(events, state)``: the
+    machine folds them anyway to see what follows at once, so a shell that keeps the state need not fold again."""
+
+    events: list[TableEvent]
+    state: TableState
+
+
+def decide_folded(state: TableState | None, command: Command, rng: RandomSource | None = None) -> Decided:
+    """:func:`decide`, with the state its events lead to (the state itself when there are none)."""
+    at = command.at
     if isinstance(command, Open):
-        events = _open(command, rng)
-    elif state is None:
+        events = _stamped(_open(command, rng), at)
+        return Decided(events, fold(events))
+    if state is None:
         raise TableError("no such table", code="room_not_found")
-    else:
-        events = HANDLERS[type(command)](state, command, rng)
-        after = fold(events, state) if events else state
-        events += settle(after, rng, deal_when_full=isinstance(command, Join | AddBot | AnswerSeat))
-    return [event._replace(at=command.at) for event in events]
+    events = _stamped(HANDLERS[type(command)](state, command, rng), at)
+    after = fold(events, state) if events else state
+    more, after = settled(after, rng, deal_when_full=isinstance(command, Join | AddBot | AnswerSeat), at=at)
+    return Decided(events + more, after)
+
+
+def _stamped(events: list[TableEvent], at: dt.datetime | None) -> list[TableEvent]:
+    """``events`` carrying the command's time (what they are folded with: the table's clock starts from it)."""
+    return events if at is None else [event._replace(at=at) for event in events]
 
 
 def _open(command: Open, rng: RandomSource | None) -> list[TableEvent]:
@@ -848,11 +867,17 @@ def next_button(last_big_blind: int, stacks: Sequence[int]) -> int:
 
 def settle(state: TableState, rng: RandomSource | None = None, *, deal_when_full: bool = False) -> list[TableEvent]:
     """What follows at once from ``state``: away players' turns played, the match's end, a full table dealt."""
+    return settled(state, rng, deal_when_full=deal_when_full)[0]
+
+
+def settled(state: TableState, rng: RandomSource | None = None, *, deal_when_full: bool = False,
+            at: dt.datetime | None = None) -> tuple[list[TableEvent], TableState]:
+    """:func:`settle`'s events, carrying the time ``at``, and the state after them."""
     out: list[TableEvent] = []
     while True:
-        more = _next_consequence(state, rng, deal_when_full)
+        more = _stamped(_next_consequence(state, rng, deal_when_full), at)
         if not more:
-            return out
+            return out, state
         out += more
         state = fold(more, state)
 
@@ -917,5 +942,6 @@ __all__ = [
     "Act", "AddBot", "AdjustStack", "AnswerRuns", "AnswerSeat", "Away", "Back", "BuyChips", "ChangeRules", "Command",
     "Configure", "Deal", "DeleteChat", "HandHost", "IllegalActionError", "Join", "Leave", "NameCohost", "Open",
     "Pause", "Rematch", "RemoveBot", "RemovePlayer", "Resume", "SetCoach", "SetOptions", "ShowCards", "ShowOrMuck",
-    "Silence", "TableError", "TimeOut", "chips_conserved", "decide", "evolve", "fold", "legal_for", "settle",
+    "Silence", "TableError", "TimeOut", "chips_conserved", "decide", "decide_folded", "evolve", "fold", "legal_for",
+    "settle",
 ]
