@@ -51,7 +51,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import multiprocessing as mp
 import os
 import random
@@ -72,6 +71,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import sqlalchemy as sa
 import websockets
 
@@ -192,8 +192,6 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
     acted_on = -1
     first = True
     awaiting: float | None = None  # when this seat's last action went out, until its reply comes back
-    # like a browser: no protocol pings of its own (the server's are answered), and room.js's keep-alive message
-    next_ping = time.monotonic() + rng.uniform(0, PING_SECONDS)
     async with opening:  # at most OPENING handshakes at once: thousands of SYNs at once overflow the listen backlog
         ws = await websockets.connect(ws_url, additional_headers={"Cookie": creds["cookie"], "Origin": origin},
                                       max_size=2**20, ping_interval=None)
@@ -207,19 +205,31 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
             awaiting = time.perf_counter()
             level.pending[code] = (awaiting, version, seat, instance)
             level.heard[code] = set()
-            await ws.send(json.dumps(message))
+            await ws.send(orjson.dumps(message).decode())
+
+        async def keep_alive() -> None:
+            """Like a browser: no protocol pings of its own (the server's are answered), and room.js's keep-alive
+            message every PING_SECONDS; then, once told to stop, the socket closed (ending the reading below)."""
+            next_ping = time.monotonic() + rng.uniform(0, PING_SECONDS)
+            while not stop.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), timeout=max(0.0, next_ping - time.monotonic()))
+                if not stop.is_set():
+                    next_ping += PING_SECONDS
+                    await ws.send('{"type": "ping"}')
+            await ws.close()
 
         tasks: set[asyncio.Task[None]] = set()
+        pinger = asyncio.create_task(keep_alive())
         while not stop.is_set():
-            if time.monotonic() >= next_ping:
-                next_ping += PING_SECONDS
-                await ws.send('{"type": "ping"}')
-            try:  # wake for a message or the next keep-alive only (no polling: thousands of sockets share 2 cores)
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, next_ping - time.monotonic()))
-            except TimeoutError:
-                continue
+            try:  # one read a message: no timer or task of its own (thousands of sockets share 2 cores)
+                raw = await ws.recv()
+            except websockets.ConnectionClosed:
+                if stop.is_set():  # closed by keep_alive: the run is over
+                    break
+                raise
             now = time.perf_counter()
-            msg = json.loads(raw)
+            msg = orjson.loads(raw)
             if awaiting is not None and (msg.get("type") == "error" or "applied" in msg):  # the reply to our action
                 if level.measuring:
                     level.round_trips.append(now - awaiting)
@@ -261,7 +271,7 @@ async def player(ws_url: str, origin: str, code: str, seat: int, creds: dict[str
             task = asyncio.create_task(act_later(st["version"], message))
             tasks.add(task)
             task.add_done_callback(tasks.discard)
-        for task in tasks:
+        for task in (*tasks, pinger):
             task.cancel()
 
 
