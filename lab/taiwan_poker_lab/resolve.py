@@ -1,0 +1,718 @@
+"""A heads-up river re-solver: discounted CFR over two ranges, exact multi-deck showdowns (issue 50, item 2).
+
+A prototype that lives in the lab until it is measured to beat today's Strong; nothing in the product
+imports it.
+
+**What is solved.**  The rest of the hand from a decision on the river, heads-up: the pot, both players'
+bets so far on the street, their stacks, who acts and how many bets and raises the street has seen
+(:class:`RiverSpot`), and a range for each player (player 0 acts first on the street, player 1 last).  The
+game is the betting tree of :class:`Actions` over those two ranges; chance deals the pair of holdings.
+A solve returns the acting player's average strategy at the root for its actual holding and for every
+holding of its range (:class:`Solution`).
+
+**Cards.**  The holdings are pairs of *physical* cards of the shoe (``Card.index``) that the acting player
+has not seen: the board, its own hole cards and its own burn (``dead``) are taken out.  With several decks
+two A♠ are two cards, so a holding can be A♠A♠, and a player holding one A♠ leaves the others possible
+for the opponent.  Holdings with the same two faces play the same (deck numbers never change strength and
+no player can tell them apart), so the solver works on *face combos*: a face combo ``{f, g}`` stands for its
+``r_f·r_g`` physical holdings (``r_f(r_f-1)/2`` for a pair of one face), ``r_f`` being the unseen copies
+of face ``f``.  A range gives a weight per physical holding; :func:`combo_weights` averages a weight per
+physical holding over each face combo (exact when the weights do not depend on deck numbers, which is
+the only kind of range a player can hold).  Card removal is counted exactly: for face combos ``A`` and
+``B`` the number of (holding of ``A``, holding of ``B``) pairs with no physical card in common is
+``|A|·|B|`` times ``C(r_f - a_f, b_f) / C(r_f, b_f)`` for each face ``f`` they share (``a_f``, ``b_f``
+copies of ``f`` in each); :func:`compat` computes it.  Showdowns use the project's evaluator
+(``evaluate.rank_batch``, the compiled batch kernel): win, tie or lose for every pair of face combos on the
+board, weighted by the compatible pairs, so the showdown values are exact for any number of decks.
+
+**Buckets.**  Each player's combos with positive weight are sorted by hand value.  ``max_buckets=None``
+keeps one information set per face combo (no abstraction).  Otherwise combos of equal hand value share a
+bucket (they differ only by card removal) and, when there are more distinct values than ``max_buckets``,
+neighbouring values are merged into buckets of about equal range weight (a value is never split).  The
+acting player's actual holding always has a bucket of its own, so its card removal is exact and it gets a
+strategy even at weight 0.  Bucketing ties strategies only: every showdown and fold value inside the
+bucketed game is still computed from the exact combo-by-combo matrices (summed over the buckets' combos
+with their range weights), so the game solved is "the same game, where a player only learns its bucket".
+
+**Action abstraction** (:class:`Actions`).  Not facing a bet: check, or bet ⅓, ⅔ or 1 pot, or all in.
+Facing a bet: fold, call, or raise to ``call + fraction × (pot after the call)`` for the same fractions, or
+all in.  Sizes below a minimum bet (one big blind) or a minimum raise (the last increment) are dropped, and
+sizes at or above the effective stack become the all-in.  ``max_bets`` caps the bets and raises of the
+street (counting those made before the root); past it, only fold and call.
+
+**Solver.**  Discounted CFR (Brown & Sandholm 2019; α = 1.5, β = 0, γ = 2, as :mod:`.cfr`) with
+simultaneous updates, vectorised over buckets: the tree is walked depth by depth (all nodes of one depth at
+once, padded to the widest action set), and all terminals are valued with two matrix products per player
+(fold values use the weighted compatible-pair matrix ``A``, showdowns also ``E`` = wins plus half the ties).
+:meth:`Solution.exploitability` is the average strategy's NashConv / 2: each player's best response to
+the other's average strategy (exact here: the betting is public, so a max per node and bucket is a best
+response), minus the game's total, halved; in chips, and per thousand of the pot at the root.  There is no
+randomness: a solve is a function of its inputs, the same in any process; the inputs' order (board cards,
+dead cards, the holdings given to :func:`combo_weights`) does not matter.
+
+**Ranges consistent with what Strong played** (not built here; the caller's job).  The range of the acting
+player should be its range at the start of the hand times, at each of its own earlier decisions, the
+probability its policy gave to the action it took with that holding (Bayes with its own strategy, which
+it knows exactly).  Today's Strong does not produce a range strategy, so wiring this in needs either
+Strong's policy asked for every holding at each past decision, or (the goal) the re-solver run at every
+decision, whose :attr:`Solution.range_strategy` is exactly that factor: after the actor takes action
+``a``, its range becomes ``range × range_strategy[:, a]``.  The opponent's range is the read of it (the
+weights the post-flop read gives each holding), passed in as weights.
+
+**Left to do.**  The turn (the river card as a chance node, enumerated — at most 52 faces, each with its
+own copies — or sampled, and the river subtrees solved with it), then the flop; speed (the bench,
+``resolve_bench.py``, shows where the river stands against the 50 ms p95 budget: see its output);
+wiring into ``strategy/`` with the ranges above and the parameter set; multi-way pots keep a simpler rule.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from taiwan_poker.cards import CARDS_PER_DECK, check_decks
+from taiwan_poker.evaluate import rank_batch
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+DCFR_ALPHA = 1.5
+DCFR_BETA = 0.0
+DCFR_GAMMA = 2.0
+
+FOLD, CHECK, CALL, BET, RAISE, ALLIN = "fold", "check", "call", "bet", "raise", "all-in"
+
+
+# ---------------------------------------------------------------------------------------------- inputs
+
+
+@dataclass(frozen=True, slots=True)
+class Actions:
+    """The action abstraction: bet and raise sizes as fractions of the pot, all in, a cap on bets+raises."""
+
+    bet_fractions: tuple[float, ...] = (1 / 3, 2 / 3, 1.0)
+    raise_fractions: tuple[float, ...] = (1 / 3, 2 / 3, 1.0)
+    allin: bool = True
+    max_bets: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class RiverSpot:
+    """A heads-up river decision seen by the acting player.
+
+    ``board``: the five board cards, ``hole``: the actor's two cards, ``dead``: other cards the actor saw
+    (its burn), all physical indices (``Card.index``).  ``pot``: chips in the pot from earlier streets;
+    ``bets``: what each player put in on this street so far; ``stacks``: chips behind.  Player 0 acts first
+    on the street.  ``bets_made``: bets and raises already made on the street.
+    """
+
+    decks: int
+    board: tuple[int, ...]
+    hole: tuple[int, int]
+    pot: float
+    stacks: tuple[float, float]
+    actor: int = 0
+    bets: tuple[float, float] = (0.0, 0.0)
+    dead: tuple[int, ...] = ()
+    bets_made: int = 0
+    big_blind: float = 1.0
+
+
+# ------------------------------------------------------------------------------------------------ cards
+
+
+@dataclass(frozen=True, slots=True)
+class Universe:
+    """The face combos a holding can be, given the cards the actor saw (board and dead, not its hole)."""
+
+    remaining: IntArray  # unseen copies of each of the 52 faces
+    faces: IntArray  # n x 2 faces, f <= g, sorted
+    counts: FloatArray  # physical holdings per combo
+    values: IntArray  # hand value on the board (higher wins)
+
+
+@cache
+def _universe(decks: int, removed: tuple[int, ...], board_faces: tuple[int, ...]) -> Universe:
+    remaining = np.full(CARDS_PER_DECK, decks, dtype=np.int64)
+    for card in removed:
+        remaining[card % CARDS_PER_DECK] -= 1
+    f, g = np.triu_indices(CARDS_PER_DECK)  # f <= g, in a fixed order
+    rf, rg = remaining[f], remaining[g]
+    counts = np.where(f == g, rf * (rf - 1) // 2, rf * rg).astype(np.float64)
+    keep = counts > 0
+    faces = np.stack([f[keep], g[keep]], axis=1).astype(np.int64)
+    rows = np.concatenate([faces, np.broadcast_to(np.array(board_faces), (len(faces), 5))], axis=1)
+    values = rank_batch(rows.astype(np.int16)).astype(np.int64)
+    for a in (remaining, faces, values):
+        a.setflags(write=False)
+    counts = counts[keep]
+    counts.setflags(write=False)
+    return Universe(remaining, faces, counts, values)
+
+
+def universe(spot: RiverSpot) -> Universe:
+    """The face combos of ``spot`` (cached per deck count and seen cards)."""
+    check_decks(spot.decks)
+    if len(spot.board) != 5:
+        raise ValueError("the river needs five board cards")
+    seen = (*spot.board, *spot.dead)
+    every = (*seen, *spot.hole)
+    if len(set(every)) != len(every) or any(not 0 <= c < spot.decks * CARDS_PER_DECK for c in every):
+        raise ValueError("board, hole and dead cards must be distinct physical cards of the shoe")
+    return _universe(spot.decks, tuple(sorted(seen)), tuple(sorted(c % CARDS_PER_DECK for c in spot.board)))
+
+
+def combo_index(u: Universe, faces: tuple[int, int]) -> int:
+    """The row of ``u.faces`` of a face pair."""
+    f, g = sorted(faces)
+    hit = np.flatnonzero((u.faces[:, 0] == f) & (u.faces[:, 1] == g))
+    if len(hit) != 1:
+        raise ValueError(f"faces {faces} are not a possible holding")
+    return int(hit[0])
+
+
+def combo_weights(u: Universe, holdings: npt.ArrayLike, weights: npt.ArrayLike) -> FloatArray:
+    """A weight per physical holding of each face combo: the mean over its holdings (absent ones count 0).
+
+    ``holdings``: ``m x 2`` physical indices; holdings that use a seen card are impossible and dropped.
+    """
+    h = np.asarray(holdings, dtype=np.int64).reshape(-1, 2)
+    w = np.asarray(weights, dtype=np.float64).reshape(-1)
+    if len(h) != len(w):
+        raise ValueError("one weight per holding")
+    fa, fb = np.minimum(h[:, 0] % CARDS_PER_DECK, h[:, 1] % CARDS_PER_DECK), np.maximum(
+        h[:, 0] % CARDS_PER_DECK, h[:, 1] % CARDS_PER_DECK)
+    lookup = np.full((CARDS_PER_DECK, CARDS_PER_DECK), -1, dtype=np.int64)
+    lookup[u.faces[:, 0], u.faces[:, 1]] = np.arange(len(u.faces))
+    rows = lookup[fa, fb]
+    ok = (rows >= 0) & (h[:, 0] != h[:, 1])
+    out = np.zeros(len(u.faces), dtype=np.float64)
+    np.add.at(out, rows[ok], w[ok])
+    return out / u.counts
+
+
+def physical_holdings(decks: int, removed: Sequence[int]) -> IntArray:
+    """Every pair of physical cards of the shoe not in ``removed``, as ``m x 2`` indices (low, high)."""
+    cards = np.setdiff1d(np.arange(decks * CARDS_PER_DECK), np.asarray(removed, dtype=np.int64))
+    i, j = np.triu_indices(len(cards), k=1)
+    return np.stack([cards[i], cards[j]], axis=1)
+
+
+@cache
+def _ratio_table() -> FloatArray:
+    """``C(r - a, b) / C(r, b)``: the share of ``b`` copies of a face left for one side after ``a`` are taken."""
+    t = np.zeros((CARDS_PER_DECK, 3, 3))
+    for r in range(t.shape[0]):
+        for a in range(3):
+            for b in range(3):
+                t[r, a, b] = math.comb(r - a, b) / math.comb(r, b) if r >= a and math.comb(r, b) else 0.0
+    t.setflags(write=False)
+    return t
+
+
+def compat(u: Universe, rows: IntArray, cols: IntArray) -> FloatArray:
+    """Pairs of physical holdings (one of combo ``rows[i]``, one of ``cols[j]``) with no card in common."""
+    table = _ratio_table()
+    fa, fb = u.faces[rows], u.faces[cols]
+    out = u.counts[rows][:, None] * u.counts[cols][None, :]
+    pair = fa[:, 0] == fa[:, 1]
+    for slot in (0, 1):
+        face = fa[:, slot]
+        a = np.where(pair, 2, 1) if slot == 0 else np.ones(len(rows), dtype=np.int64)
+        b = (fb[None, :, 0] == face[:, None]).astype(np.int64) + (fb[None, :, 1] == face[:, None])
+        ratio = table[u.remaining[face][:, None], a[:, None], b]
+        if slot == 1:
+            ratio = np.where(pair[:, None], 1.0, ratio)
+        out *= ratio
+    return out
+
+
+# ------------------------------------------------------------------------------------------------- tree
+
+
+@dataclass(frozen=True, slots=True)
+class Tree:
+    """The betting tree, nodes in breadth-first order (node 0 the root; node ``n_nodes`` a padding sink)."""
+
+    n_nodes: int
+    kind: IntArray  # 0 decision, 1 fold, 2 showdown
+    final_pot: FloatArray  # the pot at a terminal (all chips in)
+    added: FloatArray  # n x 2: chips each player adds after the root
+    folder: IntArray  # who folded (fold terminals), else -1
+    depth_nodes: tuple[IntArray, ...]  # decision nodes by depth
+    depth_actor: tuple[int, ...]
+    children: IntArray  # decision node -> its children (padded with n_nodes), rows indexed by node
+    mask: BoolArray  # which action slots exist
+    local: IntArray  # a decision node's row in its player's regret array
+    root_labels: tuple[str, ...]
+    root_amounts: tuple[float, ...]  # chips the actor puts in with each root action
+    root_pot: float
+
+
+def _sizes(pot_now: float, s_me: float, s_other: float, cap: float, fracs: Sequence[float], allin: bool,
+           minimum: float) -> list[float]:
+    """Street totals the actor can bet or raise to (ascending, distinct), the all-in last."""
+    to_call = s_other - s_me
+    base = pot_now + to_call
+    out: list[float] = []
+    for frac in fracs:
+        total = s_other + frac * base
+        if total >= cap:
+            out.append(cap)  # a size the stack cannot make is the all-in
+            continue
+        if total - s_other < minimum - 1e-9:
+            continue
+        out.append(round(total, 9))
+    if allin and cap > s_other:
+        out.append(cap)
+    return sorted(set(out))
+
+
+def build_tree(spot: RiverSpot, actions: Actions = Actions()) -> Tree:
+    """The betting tree of ``spot`` under ``actions`` (effective stacks: what one side cannot cover goes back)."""
+    s0, s1 = spot.bets
+    cap = min(s0 + spot.stacks[0], s1 + spot.stacks[1])
+    s0, s1 = min(s0, cap), min(s1, cap)
+    root_pot = spot.pot + s0 + s1
+    root_bets = (s0, s1)
+    # state: (bets, actor, checked_before, bets_made, last_increment)
+    kind: list[int] = []
+    pot: list[float] = []
+    added: list[tuple[float, float]] = []
+    folder: list[int] = []
+    depth: list[int] = []
+    actor_of: list[int] = []
+    kids: list[list[int]] = []
+    labels: list[str] = []
+    amounts: list[float] = []
+    queue: list[tuple[int, tuple[float, float], int, bool, int, float]] = []
+
+    def add_node(k: int, bets: tuple[float, float], d: int, who: int, fold_by: int = -1) -> int:
+        kind.append(k)
+        pot.append(spot.pot + bets[0] + bets[1])
+        added.append((bets[0] - root_bets[0], bets[1] - root_bets[1]))
+        folder.append(fold_by)
+        depth.append(d)
+        actor_of.append(who)
+        kids.append([])
+        return len(kind) - 1
+
+    root = add_node(0, root_bets, 0, spot.actor)
+    first_inc = abs(s0 - s1) if s0 != s1 else spot.big_blind
+    queue.append((root, root_bets, spot.actor, spot.actor == 1 and s0 == s1, spot.bets_made, first_inc))
+    head = 0
+    while head < len(queue):
+        node, bets, me, checked, made, inc = queue[head]
+        head += 1
+        other = 1 - me
+        d = depth[node] + 1
+        s_me, s_other = bets[me], bets[other]
+
+        def put(total: float, b: tuple[float, float] = bets, who: int = me) -> tuple[float, float]:
+            return (total, b[1]) if who == 0 else (b[0], total)
+
+        moves: list[tuple[str, float, int]] = []  # label, street total, child
+        if s_other > s_me:
+            moves.append((FOLD, s_me, add_node(1, bets, d, -1, me)))
+            moves.append((CALL, s_other, add_node(2, put(s_other), d, -1)))
+            if made < actions.max_bets and s_other < cap:
+                for total in _sizes(pot[node], s_me, s_other, cap, actions.raise_fractions, actions.allin,
+                                    max(inc, spot.big_blind)):
+                    child = add_node(0, put(total), d, other)
+                    queue.append((child, put(total), other, False, made + 1, total - s_other))
+                    moves.append((ALLIN if total >= cap else RAISE, total, child))
+        else:
+            if checked:
+                moves.append((CHECK, s_me, add_node(2, bets, d, -1)))
+            else:
+                child = add_node(0, bets, d, other)
+                queue.append((child, bets, other, True, made, inc))
+                moves.append((CHECK, s_me, child))
+            if made < actions.max_bets and s_me < cap:
+                for total in _sizes(pot[node], s_me, s_other, cap, actions.bet_fractions, actions.allin,
+                                    spot.big_blind):
+                    child = add_node(0, put(total), d, other)
+                    queue.append((child, put(total), other, False, made + 1, total - s_other))
+                    moves.append((ALLIN if total >= cap else BET, total, child))
+        kids[node] = [c for _, _, c in moves]
+        if node == root:
+            for label, total, _ in moves:
+                amount = total - s_me
+                if label in (BET, RAISE):
+                    label = f"{label} {amount:g} ({amount / (pot[node] + s_other - s_me):.0%} pot)"
+                elif label in (CALL, ALLIN):
+                    label = f"{label} {amount:g}"
+                labels.append(label)
+                amounts.append(amount)
+    n = len(kind)
+    # breadth-first numbering: nodes were created level by level, but children of one node are created
+    # before the next node of the same depth is expanded, so renumber by (depth, creation)
+    order = sorted(range(n), key=lambda i: (depth[i], i))
+    new = np.empty(n, dtype=np.int64)
+    new[order] = np.arange(n)
+    width = max(len(k) for k in kids)
+    children = np.full((n, width), n, dtype=np.int64)
+    mask = np.zeros((n, width), dtype=bool)
+    for old in range(n):
+        row = new[old]
+        for j, c in enumerate(kids[old]):
+            children[row, j] = new[c]
+            mask[row, j] = True
+    kind_a = np.array(kind, dtype=np.int64)[order]
+    depth_a = np.array(depth, dtype=np.int64)[order]
+    actor_a = np.array(actor_of, dtype=np.int64)[order]
+    local = np.full(n, -1, dtype=np.int64)
+    counters = [0, 0]
+    depth_nodes: list[IntArray] = []
+    depth_actor: list[int] = []
+    for dd in range(int(depth_a.max()) + 1):
+        nodes = np.flatnonzero((depth_a == dd) & (kind_a == 0))
+        if len(nodes) == 0:
+            continue
+        who = {int(a) for a in actor_a[nodes]}
+        assert len(who) == 1, "heads-up: one actor per depth"
+        p = who.pop()
+        local[nodes] = counters[p] + np.arange(len(nodes))
+        counters[p] += len(nodes)
+        depth_nodes.append(nodes)
+        depth_actor.append(p)
+    return Tree(
+        n_nodes=n,
+        kind=kind_a,
+        final_pot=np.array(pot, dtype=np.float64)[order],
+        added=np.array(added, dtype=np.float64)[order],
+        folder=np.array(folder, dtype=np.int64)[order],
+        depth_nodes=tuple(depth_nodes),
+        depth_actor=tuple(depth_actor),
+        children=children,
+        mask=mask,
+        local=local,
+        root_labels=tuple(labels),
+        root_amounts=tuple(amounts),
+        root_pot=root_pot,
+    )
+
+
+# ---------------------------------------------------------------------------------------------- buckets
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One player's part of the game: its combos, their buckets and its payoff matrices against the other."""
+
+    combos: IntArray  # rows of the universe, sorted by bucket
+    bucket: IntArray  # bucket of each combo
+    starts: IntArray  # first combo of each bucket
+    mass: FloatArray  # range weight of each bucket (physical holdings x weight)
+    fold: FloatArray  # K x K_other: compatible-pair weight (per holding of the bucket, averaged)
+    equity: FloatArray  # K x K_other: the same, wins + half the ties
+
+
+def _buckets(values: IntArray, mass: FloatArray, rows: IntArray, limit: int | None,
+             single: int | None) -> tuple[IntArray, IntArray]:
+    """Combos (rows) ordered by bucket and their bucket numbers; ``single`` gets a bucket of its own, first."""
+    pool = rows if single is None else rows[rows != single]
+    order = np.lexsort((pool, values[pool]))
+    pool = pool[order]
+    v = values[pool]
+    if limit is None:
+        group = np.arange(len(pool), dtype=np.int64)
+    else:
+        group = np.concatenate([[0], np.cumsum(v[1:] != v[:-1])]).astype(np.int64)
+        groups = int(group[-1]) + 1 if len(group) else 0
+        room = limit - (single is not None)
+        if groups > room > 0:
+            gm = np.bincount(group, weights=mass[pool], minlength=groups)
+            cum = np.cumsum(gm)
+            total = cum[-1] if len(cum) else 0.0
+            mid = (cum - gm / 2) / total if total > 0 else (np.arange(groups) + 0.5) / groups
+            merged = np.minimum((mid * room).astype(np.int64), room - 1)
+            merged = np.concatenate([[0], np.cumsum(merged[1:] != merged[:-1])]).astype(np.int64)
+            group = merged[group]
+    if single is not None:
+        pool = np.concatenate([[single], pool]).astype(np.int64)
+        group = np.concatenate([[0], group + 1]).astype(np.int64)
+    return pool, group
+
+
+def _reduce(m: FloatArray, starts_r: IntArray, starts_c: IntArray) -> FloatArray:
+    """Sum the blocks of ``m`` (rows and columns already grouped by bucket)."""
+    out: FloatArray = np.add.reduceat(np.add.reduceat(m, starts_r, axis=0), starts_c, axis=1)
+    return out
+
+
+def sides(u: Universe, weights: tuple[FloatArray, FloatArray], actor: int, hole_combo: int,
+          max_buckets: int | None) -> tuple[Side, Side, float]:
+    """Both players' sides and the total weight of the deals (compatible pairs x weights)."""
+    rows_b: list[IntArray] = []
+    groups: list[IntArray] = []
+    for p in (0, 1):
+        w = weights[p]
+        rows = np.flatnonzero(w > 0)
+        single = hole_combo if p == actor else None
+        if single is not None:
+            rows = np.union1d(rows, [single]).astype(np.int64)
+        if len(rows) == 0:
+            raise ValueError(f"player {p}'s range is empty")
+        r, g = _buckets(u.values, w * u.counts, rows, max_buckets, single)
+        rows_b.append(r)
+        groups.append(g)
+    c01 = compat(u, rows_b[0], rows_b[1])
+    v0, v1 = u.values[rows_b[0]], u.values[rows_b[1]]
+    beats = (v0[:, None] > v1[None, :]).astype(np.float64) + 0.5 * (v0[:, None] == v1[None, :])
+    out: list[Side] = []
+    total = 0.0
+    for p in (0, 1):
+        o = 1 - p
+        rows, group = rows_b[p], groups[p]
+        c = c01 if p == 0 else c01.T
+        win = beats if p == 0 else 1.0 - beats.T
+        q_self = weights[p][rows]
+        q_other = weights[o][rows_b[o]]
+        starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]).astype(np.int64)
+        mass_c = q_self * u.counts[rows]
+        mass = np.add.reduceat(mass_c, starts)
+        # within a bucket, combos count by their weight (uniformly by holdings when the bucket weighs 0)
+        share = np.where(mass[group] > 0, mass_c / np.where(mass[group] > 0, mass[group], 1.0), 0.0)
+        empty = mass[group] <= 0
+        if empty.any():
+            holdings = np.add.reduceat(u.counts[rows], starts)
+            share = np.where(empty, u.counts[rows] / holdings[group], share)
+        per_holding = c / u.counts[rows][:, None] * q_other[None, :]
+        starts_o = np.flatnonzero(np.r_[True, groups[o][1:] != groups[o][:-1]]).astype(np.int64)
+        fold = _reduce(share[:, None] * per_holding, starts, starts_o)
+        equity = _reduce(share[:, None] * per_holding * win, starts, starts_o)
+        if p == 0:
+            total = float(mass @ fold.sum(axis=1))
+        out.append(Side(rows, group, starts, mass, fold, equity))
+    return out[0], out[1], total
+
+
+# ----------------------------------------------------------------------------------------------- solver
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The root strategy of a solve and how far it is from an equilibrium."""
+
+    labels: tuple[str, ...]  # the actor's root actions
+    amounts: tuple[float, ...]  # chips each root action puts in
+    strategy: FloatArray  # probability of each root action with the actor's actual holding
+    combos: IntArray  # the actor's face combos (k x 2 faces) ...
+    range_strategy: FloatArray  # ... and the strategy of each (k x actions)
+    exploitability: float  # chips: (best response of each side against the other's average - total) / 2
+    best_responses: tuple[float, float]  # each player's best-response value (chips, from the root)
+    value: float  # the actor's value of the average strategies (chips)
+    root_pot: float
+    iterations: int
+    nodes: int
+    buckets: tuple[int, int]
+    combo_counts: tuple[int, int]
+    holdings: tuple[int, int]  # physical holdings with positive weight (the actor's own included)
+    trace: tuple[tuple[int, float], ...]  # (iteration, exploitability in chips) when checked
+
+    @property
+    def milli_pot(self) -> float:
+        """Exploitability per thousand of the pot at the root."""
+        return 1000.0 * self.exploitability / self.root_pot
+
+
+def _strategy(regret: FloatArray, mask: BoolArray) -> FloatArray:
+    pos = np.maximum(regret, 0.0)
+    total = pos.sum(axis=1, keepdims=True)
+    uniform = mask[:, :, None] / mask.sum(axis=1)[:, None, None]
+    out: FloatArray = np.where(total > 0, pos / np.where(total > 0, total, 1.0), uniform)
+    return out
+
+
+class _Game:
+    """The compiled game: tree, sides and terminal tables."""
+
+    def __init__(self, tree: Tree, side: tuple[Side, Side], total: float) -> None:
+        self.tree = tree
+        self.side = side
+        self.total = total
+        self.k = (len(side[0].mass), len(side[1].mass))
+        n = tree.n_nodes
+        self.fold_nodes = np.flatnonzero(tree.kind == 1)
+        self.sd_nodes = np.flatnonzero(tree.kind == 2)
+        self.term = np.concatenate([self.fold_nodes, self.sd_nodes])
+        self.nf = len(self.fold_nodes)
+        pot_sd = tree.final_pot[self.sd_nodes]
+        self.fold_u: list[FloatArray] = []
+        self.sd_add: list[FloatArray] = []
+        for p in (0, 1):
+            folded = tree.folder[self.fold_nodes]
+            add_p = tree.added[self.fold_nodes, p]
+            u = np.where(folded == p, -add_p, tree.final_pot[self.fold_nodes] - add_p)
+            self.fold_u.append(u)
+            self.sd_add.append(tree.added[self.sd_nodes, p])
+        self.sd_pot = pot_sd
+        self.rows = [tree.local[d] for d in tree.depth_nodes]
+        self.count = [int(sum(len(d) for d, a in zip(tree.depth_nodes, tree.depth_actor, strict=True) if a == p))
+                      for p in (0, 1)]
+        self.width = tree.children.shape[1]
+        del n
+
+    def reaches(self, sigma: Sequence[FloatArray]) -> list[FloatArray]:
+        t = self.tree
+        reach = [np.ones((t.n_nodes + 1, k)) for k in self.k]
+        for nodes, p, rows in zip(t.depth_nodes, t.depth_actor, self.rows, strict=True):
+            ch = t.children[nodes]
+            for q in (0, 1):
+                r = reach[q][nodes][:, None, :]
+                reach[q][ch] = r * sigma[p][rows] if q == p else np.broadcast_to(r, (*ch.shape, self.k[q]))
+        return reach
+
+    def terminal(self, p: int, reach_other: FloatArray) -> FloatArray:
+        """Values for ``p`` at every node (terminals filled), given the other's reach."""
+        s = self.side[p]
+        v = np.zeros((self.tree.n_nodes + 1, self.k[p]))
+        ro = reach_other[self.term]
+        a = ro @ s.fold.T
+        f = self.nf
+        v[self.fold_nodes] = self.fold_u[p][:, None] * a[:f]
+        e = ro[f:] @ s.equity.T
+        v[self.sd_nodes] = self.sd_pot[:, None] * e - self.sd_add[p][:, None] * a[f:]
+        return v
+
+    def backward(self, p: int, v: FloatArray, sigma: FloatArray | None,
+                 regret: FloatArray | None) -> FloatArray:
+        """Fill decision nodes' values for ``p`` (best response when ``sigma`` is None); regrets into ``regret``."""
+        t = self.tree
+        for nodes, actor, rows in reversed(list(zip(t.depth_nodes, t.depth_actor, self.rows, strict=True))):
+            vc = v[t.children[nodes]]
+            m = t.mask[nodes][:, :, None]
+            if actor == p:
+                if sigma is None:
+                    v[nodes] = np.where(m, vc, -np.inf).max(axis=1)
+                else:
+                    s = sigma[rows]
+                    v[nodes] = (s * vc).sum(axis=1)
+                    if regret is not None:
+                        regret[rows] += np.where(m, vc - v[nodes][:, None, :], 0.0)
+            else:
+                v[nodes] = (vc * m).sum(axis=1)
+        return v
+
+
+def _hole_combo(u: Universe, spot: RiverSpot) -> int:
+    return combo_index(u, (spot.hole[0] % CARDS_PER_DECK, spot.hole[1] % CARDS_PER_DECK))
+
+
+def solve(
+    spot: RiverSpot,
+    ranges: tuple[npt.ArrayLike, npt.ArrayLike],
+    *,
+    iterations: int = 300,
+    actions: Actions = Actions(),
+    max_buckets: int | None = 96,
+    check_every: int = 0,
+) -> Solution:
+    """Solve the river from ``spot`` for ``iterations`` DCFR iterations.
+
+    ``ranges``: per player, a weight per physical holding of each face combo of :func:`universe` (see
+    :func:`combo_weights`).  ``check_every``: record the exploitability every so many iterations.
+    """
+    u = universe(spot)
+    w = tuple(np.asarray(r, dtype=np.float64).reshape(-1) for r in ranges)
+    if any(len(x) != len(u.faces) for x in w) or any((x < 0).any() or not np.isfinite(x).all() for x in w):
+        raise ValueError("each range needs a finite, non-negative weight per face combo of the universe")
+    hole = _hole_combo(u, spot)
+    s0, s1, total = sides(u, (w[0], w[1]), spot.actor, hole, max_buckets)
+    tree = build_tree(spot, actions)
+    game = _Game(tree, (s0, s1), total)
+    width = game.width
+    regret = [np.zeros((game.count[p], width, game.k[p])) for p in (0, 1)]
+    average = [np.zeros_like(r) for r in regret]
+    masks = [np.zeros((game.count[p], width), dtype=bool) for p in (0, 1)]
+    own_nodes = [np.zeros(game.count[p], dtype=np.int64) for p in (0, 1)]
+    for nodes, p, rows in zip(tree.depth_nodes, tree.depth_actor, game.rows, strict=True):
+        masks[p][rows] = tree.mask[nodes]
+        own_nodes[p][rows] = nodes
+    trace: list[tuple[int, float]] = []
+    for t in range(1, iterations + 1):
+        sigma = [_strategy(regret[p], masks[p]) for p in (0, 1)]
+        reach = game.reaches(sigma)
+        for p in (0, 1):
+            v = game.terminal(p, reach[1 - p])
+            game.backward(p, v, sigma[p], regret[p])
+        ta, tb = t**DCFR_ALPHA, t**DCFR_BETA
+        weight = float(t) ** DCFR_GAMMA
+        for p in (0, 1):
+            regret[p] *= np.where(regret[p] > 0, ta / (ta + 1), tb / (tb + 1))
+            average[p] += weight * reach[p][own_nodes[p]][:, None, :] * sigma[p]
+        if check_every and t % check_every == 0:
+            trace.append((t, _exploitability(game, _normalise(average, masks))[0]))
+    avg = _normalise(average, masks)
+    expl, brs, value = _exploitability(game, avg)
+    side = game.side[spot.actor]
+    root_rows = avg[spot.actor][tree.local[0]]  # width x K
+    n_actions = int(tree.mask[0].sum())
+    by_bucket = root_rows[:n_actions].T  # K x actions
+    combos_strategy = by_bucket[side.bucket]
+    hole_pos = int(np.flatnonzero(side.combos == hole)[0])
+    holdings = [int(u.counts[s.combos][w[p][s.combos] > 0].sum()) for p, s in enumerate(game.side)]
+    order = np.argsort(side.combos, kind="stable")
+    return Solution(
+        labels=tree.root_labels,
+        amounts=tree.root_amounts,
+        strategy=combos_strategy[hole_pos].copy(),
+        combos=u.faces[side.combos][order],
+        range_strategy=combos_strategy[order],
+        exploitability=expl,
+        best_responses=(brs[0], brs[1]),
+        value=value[spot.actor],
+        root_pot=tree.root_pot,
+        iterations=iterations,
+        nodes=tree.n_nodes,
+        buckets=game.k,
+        combo_counts=(len(s0.combos), len(s1.combos)),
+        holdings=(holdings[0], holdings[1]),
+        trace=tuple(trace),
+    )
+
+
+def _normalise(average: Sequence[FloatArray], masks: Sequence[BoolArray]) -> list[FloatArray]:
+    out: list[FloatArray] = []
+    for a, m in zip(average, masks, strict=True):
+        total = a.sum(axis=1, keepdims=True)
+        uniform = m[:, :, None] / m.sum(axis=1)[:, None, None]
+        out.append(np.where(total > 0, a / np.where(total > 0, total, 1.0), uniform))
+    return out
+
+
+def _exploitability(game: _Game, sigma: Sequence[FloatArray]) -> tuple[float, list[float], list[float]]:
+    """(NashConv / 2, each player's best-response value, each player's value), in chips from the root."""
+    reach = game.reaches(sigma)
+    brs: list[float] = []
+    values: list[float] = []
+    for p in (0, 1):
+        mass = game.side[p].mass
+        v = game.terminal(p, reach[1 - p])
+        br = game.backward(p, v.copy(), None, None)
+        brs.append(float(mass @ br[0]) / game.total)
+        on = game.backward(p, v, sigma[p], None)
+        values.append(float(mass @ on[0]) / game.total)
+    return (brs[0] + brs[1] - game.tree.root_pot) / 2, brs, values
+
+
+def describe(solution: Solution) -> dict[str, Any]:
+    """A plain summary (for the bench and logs)."""
+    return {
+        "actions": list(solution.labels),
+        "strategy": [round(float(x), 4) for x in solution.strategy],
+        "exploitability_milli_pot": round(solution.milli_pot, 2),
+        "buckets": solution.buckets,
+        "combos": solution.combo_counts,
+        "holdings": solution.holdings,
+        "iterations": solution.iterations,
+        "nodes": solution.nodes,
+    }
