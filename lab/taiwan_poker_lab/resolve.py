@@ -251,8 +251,8 @@ class Tree:
     children: IntArray  # decision node -> its children (padded with n_nodes), rows indexed by node
     mask: BoolArray  # which action slots exist
     local: IntArray  # a decision node's row in its player's regret array
-    root_labels: tuple[str, ...]
-    root_amounts: tuple[float, ...]  # chips the actor puts in with each root action
+    labels: tuple[tuple[str, ...], ...]  # a decision node's actions (empty for terminals)
+    amounts: tuple[tuple[float, ...], ...]  # chips the node's actor puts in with each
     root_pot: float
 
 
@@ -290,8 +290,8 @@ def build_tree(spot: RiverSpot, actions: Actions = Actions()) -> Tree:
     depth: list[int] = []
     actor_of: list[int] = []
     kids: list[list[int]] = []
-    labels: list[str] = []
-    amounts: list[float] = []
+    labels: dict[int, tuple[str, ...]] = {}
+    amounts: dict[int, tuple[float, ...]] = {}
     queue: list[tuple[int, tuple[float, float], int, bool, int, float]] = []
 
     def add_node(k: int, bets: tuple[float, float], d: int, who: int, fold_by: int = -1) -> int:
@@ -342,15 +342,16 @@ def build_tree(spot: RiverSpot, actions: Actions = Actions()) -> Tree:
                     queue.append((child, put(total), other, False, made + 1, total - s_other))
                     moves.append((ALLIN if total >= cap else BET, total, child))
         kids[node] = [c for _, _, c in moves]
-        if node == root:
-            for label, total, _ in moves:
-                amount = total - s_me
-                if label in (BET, RAISE):
-                    label = f"{label} {amount:g} ({amount / (pot[node] + s_other - s_me):.0%} pot)"
-                elif label in (CALL, ALLIN):
-                    label = f"{label} {amount:g}"
-                labels.append(label)
-                amounts.append(amount)
+        names: list[str] = []
+        for label, total, _ in moves:
+            amount = total - s_me
+            if label in (BET, RAISE):
+                label = f"{label} {amount:.4g} ({amount / (pot[node] + s_other - s_me):.0%} pot)"
+            elif label in (CALL, ALLIN):
+                label = f"{label} {amount:.4g}"
+            names.append(label)
+        labels[node] = tuple(names)
+        amounts[node] = tuple(total - s_me for _, total, _ in moves)
     n = len(kind)
     # breadth-first numbering: nodes were created level by level, but children of one node are created
     # before the next node of the same depth is expanded, so renumber by (depth, creation)
@@ -394,8 +395,8 @@ def build_tree(spot: RiverSpot, actions: Actions = Actions()) -> Tree:
         children=children,
         mask=mask,
         local=local,
-        root_labels=tuple(labels),
-        root_amounts=tuple(amounts),
+        labels=tuple(labels.get(old, ()) for old in order),
+        amounts=tuple(amounts.get(old, ()) for old in order),
         root_pot=root_pot,
     )
 
@@ -499,11 +500,20 @@ def sides(u: Universe, weights: tuple[FloatArray, FloatArray], actor: int, hole_
 
 
 @dataclass(frozen=True, slots=True)
+class Reply:
+    """The other player's answer to a root action: its actions and their frequencies over its whole range."""
+
+    labels: tuple[str, ...]
+    frequencies: FloatArray  # weighted by the range (its reach is 1 here: it has not acted since the root)
+
+
+@dataclass(frozen=True, slots=True)
 class Solution:
     """The root strategy of a solve and how far it is from an equilibrium."""
 
     labels: tuple[str, ...]  # the actor's root actions
     amounts: tuple[float, ...]  # chips each root action puts in
+    replies: tuple[Reply | None, ...]  # after each root action, the other player's answer (None: hand over)
     strategy: FloatArray  # probability of each root action with the actor's actual holding
     combos: IntArray  # the actor's face combos (k x 2 faces) ...
     range_strategy: FloatArray  # ... and the strategy of each (k x actions)
@@ -615,6 +625,7 @@ def solve(
     actions: Actions = Actions(),
     max_buckets: int | None = 96,
     check_every: int = 0,
+    alternating: bool = True,
 ) -> Solution:
     """Solve the river from ``spot`` for ``iterations`` DCFR iterations.
 
@@ -638,17 +649,18 @@ def solve(
         masks[p][rows] = tree.mask[nodes]
         own_nodes[p][rows] = nodes
     trace: list[tuple[int, float]] = []
+    turns: tuple[tuple[int, ...], ...] = ((0,), (1,)) if alternating else ((0, 1),)
     for t in range(1, iterations + 1):
-        sigma = [_strategy(regret[p], masks[p]) for p in (0, 1)]
-        reach = game.reaches(sigma)
-        for p in (0, 1):
-            v = game.terminal(p, reach[1 - p])
-            game.backward(p, v, sigma[p], regret[p])
         ta, tb = t**DCFR_ALPHA, t**DCFR_BETA
         weight = float(t) ** DCFR_GAMMA
-        for p in (0, 1):
-            regret[p] *= np.where(regret[p] > 0, ta / (ta + 1), tb / (tb + 1))
-            average[p] += weight * reach[p][own_nodes[p]][:, None, :] * sigma[p]
+        for turn in turns:
+            sigma = [_strategy(regret[p], masks[p]) for p in (0, 1)]
+            reach = game.reaches(sigma)
+            for p in turn:
+                v = game.terminal(p, reach[1 - p])
+                game.backward(p, v, sigma[p], regret[p])
+                regret[p] *= np.where(regret[p] > 0, ta / (ta + 1), tb / (tb + 1))
+                average[p] += weight * reach[p][own_nodes[p]][:, None, :] * sigma[p]
         if check_every and t % check_every == 0:
             trace.append((t, _exploitability(game, _normalise(average, masks))[0]))
     avg = _normalise(average, masks)
@@ -662,8 +674,9 @@ def solve(
     holdings = [int(u.counts[s.combos][w[p][s.combos] > 0].sum()) for p, s in enumerate(game.side)]
     order = np.argsort(side.combos, kind="stable")
     return Solution(
-        labels=tree.root_labels,
-        amounts=tree.root_amounts,
+        labels=tree.labels[0],
+        amounts=tree.amounts[0],
+        replies=tuple(_reply(tree, game, avg, int(c)) for c in tree.children[0, :n_actions]),
         strategy=combos_strategy[hole_pos].copy(),
         combos=u.faces[side.combos][order],
         range_strategy=combos_strategy[order],
@@ -678,6 +691,16 @@ def solve(
         holdings=(holdings[0], holdings[1]),
         trace=tuple(trace),
     )
+
+
+def _reply(tree: Tree, game: _Game, avg: Sequence[FloatArray], node: int) -> Reply | None:
+    if tree.kind[node] != 0:
+        return None
+    who = next(a for nodes, a in zip(tree.depth_nodes, tree.depth_actor, strict=True) if node in nodes)
+    mass = game.side[who].mass
+    n = len(tree.labels[node])
+    freq = avg[who][tree.local[node]][:n] @ mass / mass.sum()
+    return Reply(tree.labels[node], freq)
 
 
 def _normalise(average: Sequence[FloatArray], masks: Sequence[BoolArray]) -> list[FloatArray]:
