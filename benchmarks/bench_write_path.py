@@ -9,6 +9,7 @@ noise (the end-to-end figure is ``bench_rooms_load.py --saturate``). ``--profile
 entries of the last run.
 
     .venv/bin/python benchmarks/bench_write_path.py [--backends sqlite,postgresql] [--actions 3000] [--repeat 3]
+    .venv/bin/python benchmarks/bench_write_path.py --deflate --seats 6   # the socket's compression of the views
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import sys
 import tempfile
 import time
 import uuid
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +108,41 @@ def play(service: RoomService, tables: list[tuple[str, list[Member]]], actions: 
     return applied, cpu
 
 
+def deflate(seats: int, actions: int) -> None:
+    """The socket's compression (``--deflate``): one table's views as each seat receives them, one after another,
+    compressed as permessage-deflate does (a compressor a socket, its window kept between messages) with
+    uvicorn's 4 KiB window and the server's (``web/ws_protocol.py``): CPU microseconds and bytes a message."""
+    from taiwan_poker.web.ws_protocol import MEM_LEVEL, SERVER_WINDOW_BITS  # here: --backends runs on older code
+
+    db = Database(f"sqlite:///{tempfile.mkdtemp(prefix='tp-deflate-')}/tp.sqlite3")
+    db.migrate()
+    service = RoomService(db)
+    with db.transaction() as s:
+        people = [repo.create_local_member(s, f"P{i}") for i in range(seats)]
+    code = service.create_room(people[0], 2, seats)
+    for m in people[1:]:
+        service.join(code, m)
+    rng = random.Random(7)
+    texts: list[list[bytes]] = [[] for _ in people]
+    for _ in range(actions):
+        play(service, [(code, people)], 1, rng)
+        room = service.loader.locked_read(code)
+        for k, m in enumerate(people):
+            texts[k].append(service.reads.view_text(room, m).encode())
+    db.dispose()
+    size = statistics.mean(len(t) for seq in texts for t in seq)
+    print(f"seats={seats}: {actions} versions, a view {size:,.0f} bytes on average")
+    for bits in (12, SERVER_WINDOW_BITS):
+        started, sent = time.process_time(), 0
+        for seq in texts:
+            z = zlib.compressobj(6, zlib.DEFLATED, -bits, MEM_LEVEL)
+            for t in seq:
+                sent += len(z.compress(t) + z.flush(zlib.Z_SYNC_FLUSH))
+        count = sum(len(seq) for seq in texts)
+        print(f"  window {1 << (bits - 10)} KiB: {(time.process_time() - started) / count * 1e6:6.1f} us "
+              f"and {sent / count:6.0f} bytes a message")
+
+
 def run(url: str, seats: int, tables: int, actions: int, profile: bool, sort: str = "tottime"
         ) -> tuple[float, str | None]:
     db = Database(url)
@@ -146,7 +183,11 @@ def main() -> None:
     ap.add_argument("--actions", type=int, default=3000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--deflate", action="store_true", help="the socket's compression of the views instead")
     args = ap.parse_args()
+    if args.deflate:
+        deflate(args.seats, min(args.actions, 600))
+        return
     for backend in args.backends.split(","):
         figures = []
         top = None

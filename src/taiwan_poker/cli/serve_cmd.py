@@ -62,6 +62,7 @@ def serve_command(
     from ..web import connection_guard, create_app
     from ..web.logs import configure
     from ..web.members_ws import WS_MAX_BYTES
+    from ..web.ws_protocol import RoomWebSocketProtocol
 
     refusal = public_signin_refusal(host)
     if refusal:
@@ -83,5 +84,5 @@ def serve_command(
     # loop "auto": uvloop where installed (a dependency off Windows): a move's hand-off to a worker thread and back
     # costs 36-59 us of CPU there against 77-113 us on asyncio's own loop (docs/scaling.md)
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, log_config=None, loop="auto",
-                ws_max_size=WS_MAX_BYTES, http=connection_guard.install(guard),
+                ws_max_size=WS_MAX_BYTES, http=connection_guard.install(guard), ws=RoomWebSocketProtocol,
                 backlog=connection_guard.backlog_for(descriptors))
