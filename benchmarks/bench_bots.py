@@ -1,7 +1,7 @@
 """Bot strength in the duplicate format, against exploiters and Local Best Response; fold-to-size; decision time.
 
 Run:  ``.venv/bin/python benchmarks/bench_bots.py [--part levels,exploiters,lbr,fold,times | all] [--quick]
-[--workers W] [--decks 2,6] [--json OUT]``
+[--workers W] [--decks 2,6] [--params FILE] [--json OUT]``
 
 Headless matches through the engine (no HTTP), as in the Annual Computer
 Poker Competition: every deal is played once per seating (heads-up: the two
@@ -24,6 +24,11 @@ Parts (``--part``, default ``levels``, today's output):
   range beats the price (target: none);
 * ``times``: each level's decision time in self-play, heads-up and six-handed (target: Strong's p95 < 50 ms).
 
+``--params FILE`` (a parameter file of ``taiwan_poker_lab.params_file``): Strong plays with those post-flop
+parameters wherever it is the bot under test (``strong@FILE`` in the tables; its opponents stay today's), and
+``levels`` adds that Strong against today's Strong (``--only strong-strong`` for that pairing alone).  An
+experiment is a parameter file, not a patch.
+
 ``--quick`` runs every chosen part with a handful of hands (a smoke run).  Never asserts.
 """
 
@@ -44,7 +49,7 @@ from rich.console import Console
 from rich.table import Table
 
 from taiwan_poker.bots.levels import LEVELS, policy_of
-from taiwan_poker.bots.policies import Policy
+from taiwan_poker.bots.policies import Policy, Strong
 from taiwan_poker.rules.ruleset import RuleSet
 from taiwan_poker_lab.arena import (
     SIZES,
@@ -59,6 +64,7 @@ from taiwan_poker_lab.arena import (
 )
 from taiwan_poker_lab.exploiters import EXPLOITERS
 from taiwan_poker_lab.lbr import LbrSettings
+from taiwan_poker_lab.params_file import load
 
 HEADS_UP = [("solid", "beginner"), ("strong", "solid")] + [
     (level, base) for level in ("beginner", "solid", "strong") for base in ("caller", "random")
@@ -72,7 +78,19 @@ FOLD_SLACK = 0.05
 
 
 def policy(key: str) -> Policy:
+    """An exploiter, a level or a baseline by its key; ``strong@FILE``: Strong with the parameters in FILE."""
+    if key.startswith("strong@"):
+        return Strong(load(key.split("@", 1)[1]))
     return EXPLOITERS[key] if key in EXPLOITERS else policy_of(key)
+
+
+def under_test(key: str, args: argparse.Namespace) -> str:
+    """The key of the bot under test: Strong with ``--params`` when given."""
+    return f"strong@{args.params}" if key == "strong" and args.params else key
+
+
+def base(key: str) -> str:
+    return key.split("@", 1)[0]
 
 
 class Job(NamedTuple):
@@ -217,10 +235,12 @@ def times_table(console: Console, title: str, timings: dict[str, list[float]], r
 
 
 def part_levels(args: argparse.Namespace, decks: list[int], console: Console, out: dict[str, object]) -> None:
-    jobs = [Job(h, v, d, 2, args.deals, 1) for d in decks for h, v in HEADS_UP]
-    jobs += [Job(h, v, d, 6, args.ring_deals, 2) for d in decks for h, v in RING + RING_LEVELS]
+    new = [("strong", "strong")] if args.params else []  # Strong with the parameter file against today's
+    jobs = [Job(under_test(h, args), v, d, 2, args.deals, 1) for d in decks for h, v in HEADS_UP + new]
+    jobs += [Job(under_test(h, args), v, d, 6, args.ring_deals, 2) for d in decks
+             for h, v in RING + RING_LEVELS + new]
     if args.only:
-        jobs = [j for j in jobs if f"{j.hero}-{j.villain}" in args.only.split(",")]
+        jobs = [j for j in jobs if f"{base(j.hero)}-{j.villain}" in args.only.split(",")]
     merged, wall = execute(jobs, args.chunks, args.workers, args.store)
     table = Table(title="Bot strength, duplicate format (bb/100 of the first bot, 95 % CI)")
     for col in ("table", "decks", "bot", "against", "deals", "hands", "bb/100", "95 % CI", "excludes 0", "hands/s"):
@@ -244,7 +264,7 @@ def part_levels(args: argparse.Namespace, decks: list[int], console: Console, ou
 
 
 def part_exploiters(args: argparse.Namespace, decks: list[int], console: Console, out: dict[str, object]) -> None:
-    heroes = args.heroes.split(",")
+    heroes = [under_test(h, args) for h in args.heroes.split(",")]
     names = args.exploiters.split(",") if args.exploiters else list(EXPLOITERS)
     option = "" if args.no_allin_ev else "ev"
     jobs = [Job(h, x, d, seats, args.x_deals if seats == 2 else args.x_ring_deals, 3, "match", option)
@@ -275,7 +295,7 @@ def part_exploiters(args: argparse.Namespace, decks: list[int], console: Console
 
 
 def part_lbr(args: argparse.Namespace, decks: list[int], console: Console, out: dict[str, object]) -> None:
-    levels = args.lbr_levels.split(",")
+    levels = [under_test(lvl, args) for lvl in args.lbr_levels.split(",")]
     modes = args.lbr_preflop.split(",")
     jobs = [Job("lbr", lvl, d, 2, args.lbr_deals, args.lbr_seed, "lbr", m) for m in modes for d in decks
             for lvl in levels]
@@ -305,7 +325,7 @@ def part_lbr(args: argparse.Namespace, decks: list[int], console: Console, out: 
 
 
 def part_fold(args: argparse.Namespace, decks: list[int], console: Console, out: dict[str, object]) -> None:
-    levels = args.fold_levels.split(",")
+    levels = [under_test(lvl, args) for lvl in args.fold_levels.split(",")]
     jobs = [Job(lvl, lvl, d, 2, args.fold_trials, 5, "fold") for d in decks for lvl in levels]
     merged, wall = execute(jobs, args.chunks, args.workers, args.store)
     rows = []
@@ -339,7 +359,8 @@ def part_fold(args: argparse.Namespace, decks: list[int], console: Console, out:
 
 
 def part_times(args: argparse.Namespace, decks: list[int], console: Console, out: dict[str, object]) -> None:
-    jobs = [Job(lvl, lvl, d, seats, args.t_deals, 6) for lvl in LEVELS for d in decks for seats in (2, 6)]
+    jobs = [Job(under_test(lvl, args), under_test(lvl, args), d, seats, args.t_deals, 6) for lvl in LEVELS
+            for d in decks for seats in (2, 6)]
     merged, wall = execute(jobs, args.chunks, args.workers, args.store)
     out["times_wall_s"] = wall
     timings: dict[str, list[float]] = defaultdict(list)
@@ -382,6 +403,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--fold-levels", default="strong")
     ap.add_argument("--fold-trials", type=int, default=6_000, help="fold probe: self-play hands per level and decks")
     ap.add_argument("--t-deals", type=int, default=500, help="times: deals per level, table and deck count")
+    ap.add_argument("--params", default="", help="Strong under test plays with the post-flop parameters in this "
+                    "file (taiwan_poker_lab.params_file); levels adds it against today's Strong")
     ap.add_argument("--json", default="", help="also write the figures to this JSON file")
     ap.add_argument("--store", default="", help="append each finished piece to this file; pieces already there "
                     "are not run again (a long run resumes where it stopped)")
@@ -389,6 +412,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.quick:
         for key, value in QUICK.items():
             setattr(args, key, min(getattr(args, key), value))
+    if args.params:
+        load(args.params)  # a bad file fails here, not in every worker
     parts = list(PARTS) if args.part == "all" else args.part.split(",")
     decks = [int(d) for d in args.decks.split(",")]
     console = Console(width=150)

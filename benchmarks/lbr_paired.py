@@ -1,46 +1,35 @@
-"""LBR against Strong with one change to the strategy's constants, on the same deals as without it.
+"""LBR against Strong with another post-flop parameter file, on the same deals as against today's Strong.
 
 A screen for changes, before the bench's long LBR run: each deal is played by LBR (both seats) against
-today's Strong and against Strong with the constants patched (``module.NAME=literal``, modules under
-``taiwan_poker``), in two processes; both runs keep their own memory of LBR's habits, as the bench does.
-Prints both results and their paired difference by deal, each with a 95 % interval, in mbb/g won by LBR (the
-luck-adjusted score too, :mod:`taiwan_poker_lab.luck`).  The pairing narrows the difference's interval only
-while the two runs' decisions agree: once they part, habits and later hands differ.
+today's Strong and against Strong with the parameters in a file (:mod:`taiwan_poker_lab.params_file`: write the
+shipped set with ``python -m taiwan_poker_lab.params_file > exp.json`` and change it), in two processes; both
+runs keep their own memory of LBR's habits, as the bench does.  Prints both results and their paired difference
+by deal, each with a 95 % interval, in mbb/g won by LBR (the luck-adjusted score too,
+:mod:`taiwan_poker_lab.luck`).  The pairing narrows the difference's interval only while the two runs' decisions
+agree: once they part, habits and later hands differ.
 
-    .venv/bin/python benchmarks/lbr_paired.py --decks 2 --seed 501 --deals 600 \\
-        "strategy.postflop.ZETA={1: 2.0, 2: 1.76, 3: 1.6}"
+    .venv/bin/python benchmarks/lbr_paired.py --decks 2 --seed 501 --deals 600 exp.json
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
-import importlib
 from concurrent.futures import ProcessPoolExecutor
 
 from rich.console import Console
 from rich.table import Table
 
-from taiwan_poker.bots.levels import policy_of
+from taiwan_poker.bots.policies import Strong
 from taiwan_poker.rules.ruleset import RuleSet
+from taiwan_poker.strategy.params import SHIPPED
 from taiwan_poker_lab.arena import Tally, lbr_heads_up, mean_ci
+from taiwan_poker_lab.params_file import load
 
 
-def apply(patches: list[str]) -> None:
-    """Set each ``module.NAME=literal`` (module under ``taiwan_poker``)."""
-    for patch in patches:
-        target, value = patch.split("=", 1)
-        module, name = target.strip().rsplit(".", 1)
-        mod = importlib.import_module(f"taiwan_poker.{module}")
-        if not hasattr(mod, name):
-            raise SystemExit(f"taiwan_poker.{module} has no {name}")
-        setattr(mod, name, ast.literal_eval(value.strip()))
-
-
-def run(decks: int, seed: int, deals: int, patches: list[str]) -> Tally:
-    """The bench's LBR run for this seed against Strong, with ``patches`` applied in this process."""
-    apply(patches)
-    return lbr_heads_up(RuleSet(decks=decks, seats=2), policy_of("strong"), deals, seed, luck=True)
+def run(decks: int, seed: int, deals: int, params_file: str) -> Tally:
+    """The bench's LBR run for this seed against Strong, with the parameters in ``params_file`` ('': shipped)."""
+    params = load(params_file) if params_file else SHIPPED
+    return lbr_heads_up(RuleSet(decks=decks, seats=2), Strong(params), deals, seed, luck=True)
 
 
 def cell(units: list[float]) -> str:
@@ -49,21 +38,21 @@ def cell(units: list[float]) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("patches", nargs="+", help="module.NAME=literal, e.g. strategy.postflop.PRICE_SAFETY=0.8")
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("params", help="a parameter file (taiwan_poker_lab.params_file)")
     ap.add_argument("--decks", type=int, default=2)
     ap.add_argument("--seed", type=int, default=501)
     ap.add_argument("--deals", type=int, default=600)
     args = ap.parse_args()
-    apply(args.patches)  # fail fast on a bad patch
+    load(args.params)  # fail fast on a bad file
     with ProcessPoolExecutor(2) as pool:
-        base, changed = pool.map(run, [args.decks] * 2, [args.seed] * 2, [args.deals] * 2, [[], args.patches])
+        base, changed = pool.map(run, [args.decks] * 2, [args.seed] * 2, [args.deals] * 2, ["", args.params])
     table = Table(title=f"LBR against Strong, {args.decks} decks, seed {args.seed}: {base.hands:,} hands a run "
                         f"(mbb/g won by LBR, 95 % CI)")
     for col in ("", "result", "luck-adjusted"):
         table.add_column(col, justify="left" if not col else "right")
     table.add_row("today's Strong", cell(base.units), cell(base.adjusted))
-    table.add_row(" ".join(args.patches), cell(changed.units), cell(changed.adjusted))
+    table.add_row(args.params, cell(changed.units), cell(changed.adjusted))
     table.add_row("difference, paired by deal", cell([c - b for c, b in zip(changed.units, base.units, strict=True)]),
                   cell([c - b for c, b in zip(changed.adjusted, base.adjusted, strict=True)]))
     Console(width=160).print(table)

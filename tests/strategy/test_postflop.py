@@ -281,7 +281,7 @@ def _top_hands(sit_v: SeatView, top: float) -> list[tuple[Card, Card]]:
 
 def test_a_check_keeps_some_value_hands_against_a_player_who_folds_to_bets() -> None:
     """Issue 22 (LBR bets and jams into a checked range that holds no strong hands): the read of a check keeps
-    ``CHECK_KEEP`` of the value hands, and the strategy checks so too, in position on the flop, against a player
+    ``check_keep`` of the value hands, and the strategy checks so too, in position on the flop, against a player
     who folds to bets (an unknown one counts as such); against one who never folds it bets them."""
     hand = played(3, ("raise 50", "call", "check"))
     v = seat_view(hand, hand.to_act)  # the button on the flop, checked to

@@ -19,6 +19,7 @@ import numpy.typing as npt
 from ..rules.actions import CALL, CHECK, FOLD, Action, ActionKind
 from ..strategy.estimate import RangeWeights, equity
 from ..strategy.legal import check_or_call, check_or_fold, pot_fraction, raise_to
+from ..strategy.params import SHIPPED, Params
 from ..strategy.policy import sample, strategy
 from ..strategy.push_fold import push_fold_choices
 from ..strategy.reading import preflop_widths
@@ -158,13 +159,17 @@ def solid(v: SeatView, rng: random.Random) -> Action:
 
 class Strong:
     """The strongest strategy (:mod:`taiwan_poker.strategy.policy`): the solved preflop tables, then size-aware
-    play after the flop; it draws its action from the strategy's distribution, which it also tells (LBR asks)."""
+    play after the flop with ``params`` (:mod:`taiwan_poker.strategy.params`; the lab plays others); it draws its
+    action from the strategy's distribution, which it also tells (LBR asks)."""
+
+    def __init__(self, params: Params = SHIPPED) -> None:
+        self.params = params
 
     def __call__(self, v: SeatView, rng: random.Random) -> Action:
-        return sample(strategy(v), rng)
+        return sample(strategy(v, self.params), rng)
 
     def distribution(self, v: SeatView, rng: random.Random) -> list[tuple[Action, float]]:
-        return list(strategy(v).choices)
+        return list(strategy(v, self.params).choices)
 
 
 strong = Strong()

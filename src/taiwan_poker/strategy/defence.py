@@ -11,14 +11,14 @@ run-outs, the read's).  This is the model Local Best Response plays by, so a
 defence solved in it leaves a bet-everything line nothing to gain.
 
 The game is solved by CFR+ (regret matching with regrets floored at zero, a
-linearly weighted average), vectorised over both ranges (:data:`ITERATIONS`),
-without the holdings the reads have all but ruled out (:data:`PRUNE`; they
-fold, as the weakest would).
+linearly weighted average), vectorised over both ranges (``iterations``),
+without the holdings the reads have all but ruled out (``prune``; they
+fold, as the weakest would).  The numbers are :class:`~.params.DefenceParams`.
 From its average strategy at the size actually bet the defence takes:
 
 * the **bettor's range at that size**: its range before the bet times the
   probability it bets that size there (each holding at least a fiftieth of
-  the size's mean probability, :data:`NODE_FLOOR`, so no holding is ruled
+  the size's mean probability, ``node_floor``, so no holding is ruled
   out);
 * the **fold share**: how much of the defender's range folds there.
 
@@ -36,13 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from .params import SHIPPED, DefenceParams
 from .particles import FloatArray
-
-ITERATIONS = 120
-PRUNE = 0.01  # holdings under this share of their range's largest weight are left out of the game
-NODE_FLOOR = 0.02  # each bettor holding keeps this share of the size's mean probability (a read never empties)
-EXTRA_SIZES = (0.5, 1.0)  # pot fractions the bettor may choose besides its own size and all in
-SAME_SIZE = 0.1  # sizes within this share of each other count as one
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,17 +51,18 @@ class Defence:
     exploitability: float  # of the average strategy in this game, chips (sum of both sides' best-response gains)
 
 
-def bettor_adds(pot: int, to_call: int, actual: int, stack: int, defender_cap: int) -> list[int]:
+def bettor_adds(pot: int, to_call: int, actual: int, stack: int, defender_cap: int,
+                p: DefenceParams = SHIPPED.defence) -> list[int]:
     """The adds (beyond the call) the defender faces for each size the bettor may choose: the bet made first,
     then half the pot, the pot and all in (each capped by what the defender can call; near-equal ones merged)."""
     first = min(actual, defender_cap)
     out = [first]
     after_call = pot + to_call
-    for a in [round(f * after_call) for f in EXTRA_SIZES] + [stack - to_call]:
+    for a in [round(f * after_call) for f in p.extra_sizes] + [stack - to_call]:
         x = min(a, stack - to_call, defender_cap)
         if x <= 0:
             continue
-        if all(abs(x - y) > SAME_SIZE * max(x, y) for y in out):
+        if all(abs(x - y) > p.same_size * max(x, y) for y in out):
             out.append(x)
     return out
 
@@ -79,21 +75,25 @@ def solve(
     pot: int,
     to_call: int,
     adds: list[int],
-    iterations: int = ITERATIONS,
+    iterations: int | None = None,
+    p: DefenceParams = SHIPPED.defence,
 ) -> Defence:
     """Solve the one-bet game (module docstring).
 
     ``eq_defender[j, i]`` the defender's holding ``j``'s equity against the bettor's holding ``i``,
     ``valid[j, i]`` the pairs that share no physical card, ``defender`` and ``bettor`` the two ranges'
     weights (the bettor's before its bet), ``pot`` the pot before the bet, ``to_call`` what the bettor had
-    to call, ``adds`` what the defender must add to call each size (the size bet first).
+    to call, ``adds`` what the defender must add to call each size (the size bet first); ``iterations`` by
+    default ``p``'s.
     """
+    if iterations is None:
+        iterations = p.iterations
     # holdings the reads have all but ruled out take no part (a smaller game, the same answer)
-    keep_d = np.flatnonzero(defender > PRUNE * float(defender.max(initial=0.0)))
-    keep_r = np.flatnonzero(bettor > PRUNE * float(bettor.max(initial=0.0)))
+    keep_d = np.flatnonzero(defender > p.prune * float(defender.max(initial=0.0)))
+    keep_r = np.flatnonzero(bettor > p.prune * float(bettor.max(initial=0.0)))
     if len(keep_d) and len(keep_r) and (len(keep_d) < len(defender) or len(keep_r) < len(bettor)):
         sub = solve(eq_defender[np.ix_(keep_d, keep_r)], valid[np.ix_(keep_d, keep_r)], defender[keep_d],
-                    bettor[keep_r], pot, to_call, adds, iterations)
+                    bettor[keep_r], pot, to_call, adds, iterations, p)
         full = np.zeros(len(bettor))
         full[keep_r] = sub.bettor
         share = float(defender[keep_d].sum() / max(float(defender.sum()), 1e-12))
@@ -144,7 +144,7 @@ def solve(
     gap = _exploitability(called_r, called_d, u_passive, folded_to, V, d, r, avg_r, avg_q, pot)
     at = avg_r[:, u_passive.shape[1]]  # the size bet is the first aggressive option
     mass = float((r * at).sum())
-    weights = bettor * (at + NODE_FLOOR * mass)
+    weights = bettor * (at + p.node_floor * mass)
     fold = float((d * (1 - avg_q[:, 0])).sum())
     return Defence(weights, fold, tuple(adds), gap)
 

@@ -32,9 +32,10 @@ hands already played at the table (never the cards).  Per player:
   far sooner than the wins do, which depend mostly on how tightly the
   caller called.
 
-The rates are shrunk towards what a sound player does (:data:`PRIOR`), by
-:data:`WEIGHT` hands' worth, so a few hands say little and a hundred say
-much.  :mod:`.preflop_seat` reads them (re-raising a player who folds to
+The rates are shrunk towards what a sound player does (the ``PRIOR_*``
+constants before the flop, :class:`~.params.HabitParams` after it), by
+:data:`WEIGHT` hands' worth (``HabitParams.weight`` after the flop), so a few
+hands say little and a hundred say much.  :mod:`.preflop_seat` reads them (re-raising a player who folds to
 re-raises too often), and so does :mod:`.postflop` (how far to trust a bet:
 a player who bets less often than a balanced range would is read by the
 size, one who bets more often is met with the solved defence; and a big bet
@@ -49,18 +50,14 @@ from dataclasses import dataclass
 
 from ..rules.actions import ActionKind
 from ..rules.replay import StreetAction
+from .params import SHIPPED, HabitParams
 
 LEVELS = 3  # no raise yet, one raise, two or more
 PRIOR_RAISE = (0.25, 0.08, 0.03)  # a sound player's raise rate at each level (6-handed; heads-up is looser)
 PRIOR_FOLD = (0.55, 0.8, 0.9)  # a sound player's fold rate at each level
 PRIOR_FOLD_TO_RERAISE = (0.5, 0.4)  # an open re-raised; a re-raise re-raised
-PRIOR_AFTER = (0.5, 0.15)  # after the flop: an unknown player's bet rate when it may open, raise rate facing a bet
-PRIOR_BIG = (0.04, 0.02)  # a sound player's rate of big bets (BIG to JAM pots) and overbets (JAM and more)
-PRIOR_FOLD_AFTER = 0.4  # after the flop, a sound player's rate of folding facing a bet
-BIG, JAM = 1.5, 4.0  # a big bet and an overbet: the chips over the call, in pots (the pot once called)
-WEIGHT = 10.0  # the prior counts as this many observed spots
-PRIOR_BIG_STRENGTH = 0.8  # a sound player's mean strength of hands it shows down after a big bet (value)
-STRENGTH_WEIGHT = 5.0  # ... which counts as this many hands shown (each is a sample of the range, not a 0/1 win)
+BIG, JAM = 1.5, 4.0  # what is counted as a big bet and an overbet: the chips over the call, in pots (once called)
+WEIGHT = 10.0  # the prior counts as this many observed spots (before the flop; after it: HabitParams.weight)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,14 +107,14 @@ class Habits:
         i = min(level, 1)
         return (self.folded[i] + WEIGHT * PRIOR_FOLD_TO_RERAISE[i]) / (self.reraised[i] + WEIGHT)
 
-    def aggression_after(self, facing: bool) -> float:
+    def aggression_after(self, facing: bool, p: HabitParams = SHIPPED.habits) -> float:
         """After the flop, the shrunk rate of betting when nobody has bet on the street (``facing`` False), or of
         raising a bet (True)."""
         i = int(facing)
-        return (self.after_raises[i] + WEIGHT * PRIOR_AFTER[i]) / (self.after_spots[i] + WEIGHT)
+        prior = p.raise_rate if facing else p.bet_rate
+        return (self.after_raises[i] + p.weight * prior) / (self.after_spots[i] + p.weight)
 
-
-    def big_rate(self, street: int, facing: bool, pots: float) -> float:
+    def big_rate(self, street: int, facing: bool, pots: float, p: HabitParams = SHIPPED.habits) -> float:
         """On ``street`` (1 flop .. 3 river), with no bet yet or ``facing`` one, the shrunk rate of decisions
         that bet or raised at least ``pots`` times the pot over the call, as the counts tell it: from
         :data:`BIG`, big bets and overbets; from :data:`JAM`, overbets; under :data:`BIG`, 1 (the counts do
@@ -127,12 +124,12 @@ class Habits:
         k = 2 * (min(max(street, 1), 3) - 1) + int(facing)
         over = pots >= JAM
         seen = self.big_bets[2 * k + 1] + (0 if over else self.big_bets[2 * k])
-        prior = PRIOR_BIG[1] + (0.0 if over else PRIOR_BIG[0])
-        return (seen + WEIGHT * prior) / (self.street_spots[k] + WEIGHT)
+        prior = p.overbet_rate + (0.0 if over else p.big_rate)
+        return (seen + p.weight * prior) / (self.street_spots[k] + p.weight)
 
-    def fold_after(self) -> float:
+    def fold_after(self, p: HabitParams = SHIPPED.habits) -> float:
         """After the flop, the shrunk rate of folding facing a bet."""
-        return (self.after_folds + WEIGHT * PRIOR_FOLD_AFTER) / (self.after_spots[1] + WEIGHT)
+        return (self.after_folds + p.weight * p.fold_rate) / (self.after_spots[1] + p.weight)
 
     def big_shown_on(self, street: int) -> tuple[int, int]:
         """Showdowns reached after a big bet of its on ``street`` (1 flop .. 3 river), and of those, won."""
@@ -149,11 +146,11 @@ class Habits:
         """How many hands it showed down after a big bet on any of ``streets`` (1 flop .. 3 river)."""
         return self._shown_after_big(streets)[0]
 
-    def big_bet_strength(self, *streets: int) -> float:
+    def big_bet_strength(self, *streets: int, p: HabitParams = SHIPPED.habits) -> float:
         """The shrunk mean strength of the hands it showed down after a big bet on any of ``streets``, each on
         the board of its bet's street."""
         n, total = self._shown_after_big(streets)
-        return (total / 1000 + STRENGTH_WEIGHT * PRIOR_BIG_STRENGTH) / (n + STRENGTH_WEIGHT)
+        return (total / 1000 + p.strength_weight * p.strength) / (n + p.strength_weight)
 
 
 def bet_pots(a: StreetAction, pot: int) -> float:

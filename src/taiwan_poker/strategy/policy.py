@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..rules.actions import Action
 from .legal import action_key
+from .params import SHIPPED, Params
 from .postflop import Situation, action_values, fold_limit, postflop_choices, situation
 from .preflop_seat import fallback_choices, merge, preflop_choices
 from .seat import SeatView
@@ -47,8 +48,9 @@ class Strategy:
         return sum(p for a, p in self.choices if action_key(view, a) == key)
 
 
-def strategy(v: SeatView) -> Strategy:
-    """The strongest strategy's distribution at ``v`` (the seat must be to act)."""
+def strategy(v: SeatView, params: Params = SHIPPED) -> Strategy:
+    """The strongest strategy's distribution at ``v`` (the seat must be to act), played with ``params`` after
+    the flop (:mod:`.params`)."""
     price = v.price()
     alpha = v.call_amount / v.pot if v.call_amount > 0 and v.pot > 0 else 0.0
     if v.street == 0:
@@ -57,10 +59,11 @@ def strategy(v: SeatView) -> Strategy:
             choices, eq = answer
             return Strategy(tuple(choices), "tables", price, eq, None, alpha)
         return Strategy(tuple(fallback_choices(v)), "ranking", price, None, None, alpha)
-    st = situation(v)
+    st = situation(v, params)
     if v.call_amount > 0:  # the fold limit the post-flop play uses (the solved game's share blended in)
-        alpha = fold_limit(v, st)
-    return Strategy(tuple(merge(v, postflop_choices(v, st))), "postflop", price, st.equity, st.place, alpha, st)
+        alpha = fold_limit(v, st, params)
+    return Strategy(tuple(merge(v, postflop_choices(v, st, params))), "postflop", price, st.equity, st.place, alpha,
+                    st)
 
 
 def sample(s: Strategy, rng: random.Random) -> Action:
@@ -74,7 +77,8 @@ def sample(s: Strategy, rng: random.Random) -> Action:
 
 
 def values(v: SeatView, s: Strategy, actions: list[Action]) -> list[float] | None:
-    """Each action's value in chips (fold 0) after the flop; None before it (the tables hold no values)."""
+    """Each action's value in chips (fold 0) after the flop, with the parameters the strategy was played with;
+    None before it (the tables hold no values)."""
     if s.situation is None:
         return None
     return action_values(v, s.situation, actions)

@@ -73,14 +73,11 @@ from ..lru import LruMap
 from ..rules.actions import FOLD, Action, ActionKind
 from ..rules.replay import StreetAction
 from .defence import Defence, bettor_adds, solve
-from .habits import BIG, PRIOR_FOLD_AFTER, STRENGTH_WEIGHT, WEIGHT, Habits, bet_pots
+from .habits import BIG, Habits, bet_pots
 from .legal import action_key, allin, check_or_call, check_or_fold, pot_fraction, raise_to
+from .params import SHIPPED, Params, Ramp
 from .particles import FloatArray, equity_against, equity_matrix, pair_clashes, percentiles, share_of, values
 from .range_read import (
-    CHECK_KEEP,
-    TRAP,
-    TRAP_FROM,
-    ZETA,
     HandRead,
     apply_actions,
     betting_share,
@@ -94,20 +91,7 @@ from .range_read import value_share as read_value_share
 from .seat import SeatView
 
 Choices = list[tuple[Action, float]]
-SIZES = (1 / 3, 2 / 3, 1.0)
-BARRELS_BY_PRICE = True  # a later barrel after a called bet is answered by the price alone (mostly value)
-RANGE_DISADVANTAGE = 1.0  # each point of range equity under 50 % lets a point more of the range fold
 STANDINGS = 64  # decision points whose range standing is kept (LBR asks many hole cards at one point)
-PRICE_SAFETY = 0.9  # a hand folds only when its estimated equity is under 90 % of the price (estimates are noisy)
-HONEST = (0.35, 0.08)  # at or under these rates of betting, raising after the flop the read answers a bet ...
-AGGRESSIVE = (0.55, 0.2)  # ... at or over these the solved defence does (linear between; habits)
-EAGER = (0.55, 0.8)  # an opponent's rate of betting when checked to: from the first more traps, all at the second
-FOLDS_TO_TRAP = 0.4  # ... times its rate of folding to a bet over this (at most 1)
-OVERBET = (0.85, 0.95)  # α (bet over pot after it) from which the price alone answers a bet, fully at the second
-RIVER_SOLVED = (0.6, 0.8)  # α of a river bet from which the solved game answers it more, fully at the second
-DEFEND_BIG = (0.8, 0.95)  # α from 4 to 19 pots: however the bet is read, the top 1 − α of the range calls it
-VALUE_SHOWN = (0.7, 0.85)  # mean strength of the hands a bettor showed after big bets: from the first, value
-VALUE_MARGIN = 0.15  # a big bettor winning this much more than 1 − price of its showdowns: the price answers
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,15 +115,16 @@ class Situation:
     floor_equity: float | None = None  # heads-up facing a big bet: against the strongest range betting as often
     value_equity: float | None = None  # heads-up facing a river bet from a player whose river bets win: ditto
     value_sure: float = 0.0  # ... how sure its river bets are value (:func:`river_value_betting`)
+    params: Params = SHIPPED  # the parameters it was read with (the values of actions use them too)
 
 
 def _known_mask(cards: npt.NDArray[np.int64], known: list[int]) -> npt.NDArray[np.bool_]:
     return np.asarray(~np.isin(cards, known).any(axis=1), dtype=bool)
 
 
-def situation(v: SeatView) -> Situation:
+def situation(v: SeatView, p: Params = SHIPPED) -> Situation:
     """The read, the hand's equity and its place in its own range at ``v``'s decision after the flop."""
-    read = hand_read(v)
+    read = hand_read(v, p.read)
     sr = read.street
     hero = np.array([[c.index for c in v.hole]], dtype=np.int64)
     known = [c.index for c in v.hole + v.burns]
@@ -148,7 +133,7 @@ def situation(v: SeatView) -> Situation:
     hero_ok = _known_mask(runouts.cards, known) if runouts.cards.shape[1] else np.ones(runouts.count, dtype=bool)
     mine = sr.ranges.get(v.seat)
     equity = 1.0
-    standing = _range_equity(v, read)
+    standing = _range_equity(v, read, p)
     range_eq = standing.equity
     hero_score: dict[int, FloatArray] = {}
     hero_count: dict[int, FloatArray] = {}
@@ -165,7 +150,7 @@ def situation(v: SeatView) -> Situation:
     place = share_of(range_eq, read.weights[v.seat], equity) if mine is not None else 0.5
     alpha = v.call_amount / v.pot if v.call_amount > 0 and v.pot > 0 else 0.0
     read_equity, read_place = node_equity, node_place = equity, place
-    dfn = solved_defence(v, read, standing)
+    dfn = solved_defence(v, read, standing, p)
     solved = 0.0
     if dfn is not None and mine is not None:  # against the bettor's range at its size, as the game solved it
         s = v.opponents[0]
@@ -174,20 +159,20 @@ def situation(v: SeatView) -> Situation:
         node_equity = float((hero_score[s] * rho).sum()) / den if den > 0 else equity
         sc, ct = standing.pairs[s]
         node_place = share_of(equity_against(sc, ct, dfn.bettor), read.weights[v.seat], node_equity)
-        solved = trust_in_solving(v, s)
+        solved = trust_in_solving(v, s, p)
         if v.street == 3:  # a big river bet: the solved game (exact there) answers, whatever the habits
-            solved = max(solved, ramp(alpha, *RIVER_SOLVED))
+            solved = max(solved, ramp(alpha, p.facing.river_solved))
         equity = solved * node_equity + (1 - solved) * equity
         place = solved * node_place + (1 - solved) * place
     floor = value_eq = None
     sure = 0.0
     if mine is not None and len(v.opponents) == 1 and v.opponents[0] in hero_score:
         s = v.opponents[0]
-        floor = frequency_floor(v, read, standing, hero_score[s], hero_count[s], known)
-        if v.street == 3 and (sure := river_value_betting(v, v.price())) > 0:
-            value_eq = river_value_equity(v, read, standing, hero_score[s], hero_count[s], known)
+        floor = frequency_floor(v, read, standing, hero_score[s], hero_count[s], known, p)
+        if v.street == 3 and (sure := river_value_betting(v, v.price(), p)) > 0:
+            value_eq = river_value_equity(v, read, standing, hero_score[s], hero_count[s], known, p)
     return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count, standing, dfn, solved,
-                     read_equity, read_place, node_equity, node_place, floor, value_eq, sure)
+                     read_equity, read_place, node_equity, node_place, floor, value_eq, sure, p)
 
 
 def _bet_faced(v: SeatView, read: HandRead, standing: RangeStanding) -> StreetAction | None:
@@ -201,10 +186,10 @@ def _bet_faced(v: SeatView, read: HandRead, standing: RangeStanding) -> StreetAc
     return last
 
 
-def _range_before(v: SeatView, read: HandRead, s: int) -> FloatArray:
+def _range_before(v: SeatView, read: HandRead, s: int, p: Params) -> FloatArray:
     """The bettor's range on this street just before its bet (the read's weights for it)."""
     this = sum(1 for a in v.history if a.street == v.street)
-    return apply_actions(v, read.street, v.street, upto=this - 1)[s]
+    return apply_actions(v, read.street, v.street, upto=this - 1, p=p.read)[s]
 
 
 def top_share(weights: FloatArray, strength: FloatArray, share: float) -> FloatArray:
@@ -217,33 +202,37 @@ def top_share(weights: FloatArray, strength: FloatArray, share: float) -> FloatA
     return out
 
 
-def value_betting(v: SeatView, price: float) -> float:
+def value_betting(v: SeatView, price: float, p: Params = SHIPPED) -> float:
     """Heads-up, how sure the one opponent's big bets on this street are value, by the showdowns it reached after
     them: a call of a bet at this price pays when it wins more than the price, so a bettor who won more than
-    ``1 − price`` of those showdowns was called too often.  0 at ``1 − price`` or under, 1 at
-    :data:`VALUE_MARGIN` over it; times the weight of the evidence, ``n / (n + WEIGHT)`` for ``n`` showdowns
-    seen (none: 0)."""
+    ``1 − price`` of those showdowns was called too often.  0 at ``1 − price`` or under, 1 at ``value_margin``
+    over it; times the weight of the evidence, ``n / (n + weight)`` for ``n`` showdowns seen (none: 0)."""
     seen = v.habits_of(v.opponents[0]) if len(v.opponents) == 1 else None
-    return _record_says_value(seen.big_shown_on(v.street) if seen is not None else (0, 0), price)
+    return _record_says_value(seen.big_shown_on(v.street) if seen is not None else (0, 0), price, p)
 
 
-def river_value_betting(v: SeatView, price: float) -> float:
+def river_value_betting(v: SeatView, price: float, p: Params = SHIPPED) -> float:
     """Heads-up on the river, how sure the one opponent's river bets of any size are value, by the showdowns it
     reached after them, as :func:`value_betting` reads big bets.  A best response bets the river only with hands
     that win once the range calls as the minimum defence asks (its bluffs would just break even)."""
     seen = v.habits_of(v.opponents[0]) if len(v.opponents) == 1 and v.street == 3 else None
-    return _record_says_value(seen.river_shown if seen is not None else (0, 0), price)
+    return _record_says_value(seen.river_shown if seen is not None else (0, 0), price, p)
 
 
-def _record_says_value(record: tuple[int, int], price: float) -> float:
+def _record_says_value(record: tuple[int, int], price: float, p: Params) -> float:
     """From ``(showdowns, won)`` after a kind of bet: 0 at a win share of ``1 − price`` or under, 1 at
-    :data:`VALUE_MARGIN` over it, times ``n / (n + WEIGHT)``."""
+    ``value_margin`` over it, times ``n / (n + weight)``."""
     n, won = record
-    return n / (n + WEIGHT) * ramp(won / n, 1 - price, 1 - price + VALUE_MARGIN) if n > 0 else 0.0
+    w = p.habits.weight
+    return n / (n + w) * _linear(won / n, 1 - price, 1 - price + p.facing.value_margin) if n > 0 else 0.0
 
 
-def ramp(x: float, lo: float, hi: float) -> float:
-    """0 at ``lo`` or under, 1 at ``hi`` or over, linear between."""
+def ramp(x: float, r: Ramp) -> float:
+    """0 at ``r.lo`` or under, 1 at ``r.hi`` or over, linear between."""
+    return _linear(x, r.lo, r.hi)
+
+
+def _linear(x: float, lo: float, hi: float) -> float:
     return float(min(1.0, max(0.0, (x - lo) / (hi - lo))))
 
 
@@ -253,7 +242,7 @@ def _unit(w: FloatArray) -> FloatArray:
 
 
 def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score: FloatArray, count: FloatArray,
-                    known: list[int]) -> float | None:
+                    known: list[int], p: Params = SHIPPED) -> float | None:
     """Heads-up, facing a big bet (:data:`~.habits.BIG` pots or more): the hand's equity against the range of a
     bettor who bets this big as often as the table saw it do there (its habits, per street, unbet or facing a
     bet).  Two readings of that range, blended by :func:`loose_trust` (how many hands it showed down after its
@@ -269,11 +258,12 @@ def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score:
     if pots < BIG:
         return None
     seen = v.habits_of(s) or Habits()
-    share = seen.big_rate(v.street, last.level_before > 0, pots)
-    before, rho = _strongest_betting(v, read, standing, s, share)
-    trust = loose_trust(seen, v.street)
+    share = seen.big_rate(v.street, last.level_before > 0, pots, p.habits)
+    before, rho = _strongest_betting(v, read, standing, s, share, p)
+    trust = loose_trust(seen, v.street, p)
     if trust > 0 and before.sum() > 0:
-        shown = shown_range(before, read.street.strengths[s], seen.big_bet_strength(*_shown_streets(v.street)))
+        strength = seen.big_bet_strength(*_shown_streets(v.street), p=p.habits)
+        shown = shown_range(before, read.street.strengths[s], strength)
         rho = (1 - trust) * rho + trust * _unit(shown)
     return _share_against(rho, read, s, score, count, known)
 
@@ -285,20 +275,21 @@ def _shown_streets(street: int) -> tuple[int, ...]:
     return (1, 2) if street < 3 else (3,)
 
 
-def loose_trust(seen: Habits, street: int) -> float:
+def loose_trust(seen: Habits, street: int, p: Params = SHIPPED) -> float:
     """How far a big bet is read by the hands the bettor showed down after its big bets (:func:`shown_range`)
-    rather than as the strongest hands that bet that often: ``n / (n + STRENGTH_WEIGHT)`` for ``n`` shown."""
+    rather than as the strongest hands that bet that often: ``n / (n + strength_weight)`` for ``n`` shown."""
     n = seen.big_bet_shown(*_shown_streets(street))
-    return n / (n + STRENGTH_WEIGHT)
+    return n / (n + p.habits.strength_weight)
 
 
-def shown_value(seen: Habits, street: int) -> float:
+def shown_value(seen: Habits, street: int, p: Params = SHIPPED) -> float:
     """How sure a big bettor's big bets are value by the hands it showed down after them: their mean strength
-    (shrunk) from :data:`VALUE_SHOWN`'s first (0) to its second (1), times ``n / (n + STRENGTH_WEIGHT)`` for ``n``
-    shown (none: 0)."""
+    (shrunk) from ``value_shown.lo`` (0) to its ``hi`` (1), times ``n / (n + strength_weight)`` for ``n`` shown
+    (none: 0)."""
     streets = _shown_streets(street)
     n = seen.big_bet_shown(*streets)
-    return n / (n + STRENGTH_WEIGHT) * ramp(seen.big_bet_strength(*streets), *VALUE_SHOWN)
+    return n / (n + p.habits.strength_weight) * ramp(seen.big_bet_strength(*streets, p=p.habits),
+                                                     p.facing.value_shown)
 
 
 def shown_range(before: FloatArray, strength: FloatArray, mean: float) -> FloatArray:
@@ -321,12 +312,12 @@ def shown_range(before: FloatArray, strength: FloatArray, mean: float) -> FloatA
     return np.asarray(e / e.sum(), dtype=np.float64)
 
 
-def _strongest_betting(v: SeatView, read: HandRead, standing: RangeStanding, s: int, share: float
+def _strongest_betting(v: SeatView, read: HandRead, standing: RangeStanding, s: int, share: float, p: Params
                        ) -> tuple[FloatArray, FloatArray]:
     """The bettor's range just before its bet, and the strongest ``share`` of it against our range (unit mass)."""
     sc, ct = standing.pairs[s]
     strength = equity_against((ct - sc).T, ct.T, read.weights[v.seat])  # each of its holdings against our range
-    before = _range_before(v, read, s)
+    before = _range_before(v, read, s, p)
     return before, _unit(top_share(before, strength, share))
 
 
@@ -339,7 +330,7 @@ def _share_against(rho: FloatArray, read: HandRead, s: int, score: FloatArray, c
 
 
 def river_value_equity(v: SeatView, read: HandRead, standing: RangeStanding, score: FloatArray,
-                       count: FloatArray, known: list[int]) -> float | None:
+                       count: FloatArray, known: list[int], p: Params = SHIPPED) -> float | None:
     """Heads-up, facing a river bet of any size: the hand's equity against the strongest part of the bettor's
     range before the bet that bets as often as the table saw it bet after the flop (or raise, facing a bet):
     the worst case of that frequency, which :func:`facing_bet` answers when the bettor's river bets win their
@@ -348,44 +339,43 @@ def river_value_equity(v: SeatView, read: HandRead, standing: RangeStanding, sco
     if last is None:
         return None
     s = v.opponents[0]
-    share = (v.habits_of(s) or Habits()).aggression_after(facing_raise(v))
-    _, rho = _strongest_betting(v, read, standing, s, share)
+    share = (v.habits_of(s) or Habits()).aggression_after(facing_raise(v), p.habits)
+    _, rho = _strongest_betting(v, read, standing, s, share, p)
     return _share_against(rho, read, s, score, count, known)
 
 
-def trust_in_solving(v: SeatView, bettor: int) -> float:
+def trust_in_solving(v: SeatView, bettor: int, p: Params = SHIPPED) -> float:
     """How much the solved defence answers ``bettor``'s bet (1) rather than the read of its size (0), by how often
     the table saw it bet (or raise) after the flop (:mod:`.habits`): a player who bets no more than a balanced
-    range would (:data:`HONEST`) bets for value and is read by the size; one who bets much more often
-    (:data:`AGGRESSIVE`) is met with the solved game.  Without habits, the prior's rate: mostly solved."""
+    range would (``trust_bet.lo``, ``trust_raise.lo``) bets for value and is read by the size; one who bets much
+    more often (their ``hi``) is met with the solved game.  Without habits, the prior's rate: mostly solved."""
     raising = facing_raise(v)
-    rate = (v.habits_of(bettor) or Habits()).aggression_after(raising)
-    lo, hi = (HONEST[1], AGGRESSIVE[1]) if raising else (HONEST[0], AGGRESSIVE[0])
-    return ramp(rate, lo, hi)
+    rate = (v.habits_of(bettor) or Habits()).aggression_after(raising, p.habits)
+    return ramp(rate, p.facing.trust_raise if raising else p.facing.trust_bet)
 
 
 _defences: LruMap[tuple[object, ...], Defence] = LruMap(STANDINGS, clock=lambda: 0.0)
 
 
-def solved_defence(v: SeatView, read: HandRead, standing: RangeStanding) -> Defence | None:
+def solved_defence(v: SeatView, read: HandRead, standing: RangeStanding, p: Params = SHIPPED) -> Defence | None:
     """Heads-up, facing the one opponent's bet or raise: the one-bet game solved (:mod:`.defence`), once per
     decision point; None elsewhere."""
     last = _bet_faced(v, read, standing)
     if last is None:
         return None
     s = v.opponents[0]
-    key = decision_key(v)
+    key = (decision_key(v, p.read), p.defence)
     hit = _defences.get(key)
     if hit is not None:
         return hit
-    before = _range_before(v, read, s)
+    before = _range_before(v, read, s, p)
     sc, ct = standing.pairs[s]
     valid = ct > 0
     eq = np.where(valid, sc / np.maximum(ct, 1), 0.0).astype(np.float64)
     pot = v.pot - last.amount
     to_call = max(0, last.level_before - (last.to - last.amount))
-    adds = bettor_adds(pot, to_call, v.call_amount, v.stacks[s] + last.amount, v.stack)
-    out = solve(eq, valid, read.weights[v.seat], before, pot, to_call, adds)
+    adds = bettor_adds(pot, to_call, v.call_amount, v.stacks[s] + last.amount, v.stack, p.defence)
+    out = solve(eq, valid, read.weights[v.seat], before, pot, to_call, adds, p=p.defence)
     _defences.put(key, out)
     return out
 
@@ -402,9 +392,9 @@ class RangeStanding:
     pairs: dict[int, tuple[FloatArray, FloatArray]]  # per opponent: wins (+ half ties), valid run-outs (ours × theirs)
 
 
-def _range_equity(v: SeatView, read: HandRead) -> RangeStanding:
+def _range_equity(v: SeatView, read: HandRead, p: Params) -> RangeStanding:
     """The seat's range against the opponents' (:class:`RangeStanding`), cached per decision point."""
-    key = decision_key(v)
+    key = decision_key(v, p.read)
     hit = _range_eqs.get(key)
     if hit is not None:
         return hit
@@ -428,7 +418,7 @@ def _range_equity(v: SeatView, read: HandRead) -> RangeStanding:
     return standing
 
 
-def _band(q: float, lo: float, hi: float, width: float = 0.02) -> float:
+def _band(q: float, lo: float, hi: float, width: float) -> float:
     return float(smooth((q - lo) / width) * smooth((hi - q) / width))
 
 
@@ -452,12 +442,13 @@ def _shared_alpha(v: SeatView, alpha: float) -> float:
     return alpha ** (1.0 / k) if alpha > 0 else 0.0
 
 
-def _read_alpha(v: SeatView, st: Situation) -> float:
+def _read_alpha(v: SeatView, st: Situation, p: Params) -> float:
     """The read's fold limit: α shared among the players still to answer, and a little more for a range that
     was behind before the bet (say, against a tight re-raiser's: their bets need fewer bluffs)."""
     alpha = _shared_alpha(v, st.alpha)
     start = st.standing.start if st.standing is not None else 0.5
-    return min(0.95, alpha + RANGE_DISADVANTAGE * max(0.0, 0.5 - start)) if alpha > 0 else 0.0
+    f = p.facing
+    return min(f.fold_cap, alpha + f.range_disadvantage * max(0.0, 0.5 - start)) if alpha > 0 else 0.0
 
 
 def _solved_alpha(st: Situation) -> float:
@@ -465,97 +456,103 @@ def _solved_alpha(st: Situation) -> float:
     return min(st.defence.fold_share, st.alpha)
 
 
-def fold_limit(v: SeatView, st: Situation) -> float:
+def fold_limit(v: SeatView, st: Situation, p: Params = SHIPPED) -> float:
     """The most of the range that folds to the bet faced, as :func:`facing_bet` plays it: the read's limit,
     blended with the solved game's fold share (never above α) by the trust in solving."""
-    alpha = _read_alpha(v, st)
+    alpha = _read_alpha(v, st, p)
     if st.defence is not None and st.solved > 0:
         alpha = st.solved * _solved_alpha(st) + (1 - st.solved) * alpha
     return alpha
 
 
-def facing_bet(v: SeatView, st: Situation) -> Choices:
+def facing_bet(v: SeatView, st: Situation, p: Params = SHIPPED) -> Choices:
+    fp = p.facing
     price = v.price()
     q, e = st.place, st.equity
     heads_up = len(v.opponents) == 1
-    shown = shown_value(v.habits_of(v.opponents[0]) or Habits(), v.street) if heads_up else 0.0
-    fold = _read_fold(v, st.read_equity, st.read_place, _read_alpha(v, st), price)
+    shown = shown_value(v.habits_of(v.opponents[0]) or Habits(), v.street, p) if heads_up else 0.0
+    fold = _read_fold(v, st.read_equity, st.read_place, _read_alpha(v, st, p), price, p)
     if st.defence is not None and st.solved > 0:  # the solved game's fold share (at most α), from the bottom
         w = st.solved
-        solved_fold = 0.0 if st.node_equity > price else float(smooth((_solved_alpha(st) - st.node_place) / 0.03))
+        solved_fold = 0.0 if st.node_equity > price else float(
+            smooth((_solved_alpha(st) - st.node_place) / fp.place_width))
         fold = 0.0 if e > price else w * solved_fold + (1 - w) * fold  # e: the two readings' blend
-    big = ramp(st.alpha, *OVERBET)  # a bet many times the pot: the price answers, not the minimum defence
+    big = ramp(st.alpha, fp.overbet)  # a bet many times the pot: the price answers, not the minimum defence
     if big > 0:
-        fold = 0.0 if e > price else _toward_price(fold, big, e, price)
+        fold = 0.0 if e > price else _toward_price(fold, big, e, price, p)
     if st.floor_equity is not None:
         if st.floor_equity > price:  # a big bet this player makes too often
             fold = 0.0
-        elif (sure := max(value_betting(v, price), shown)) > 0:
+        elif (sure := max(value_betting(v, price, p), shown)) > 0:
             # big bets that win their showdowns, or after which strong hands were shown: the price answers
-            fold = _toward_price(fold, sure, st.floor_equity, price)
+            fold = _toward_price(fold, sure, st.floor_equity, price, p)
     if st.value_equity is not None and (sure := st.value_sure) > 0:
         # river bets that win their showdowns: the price against the strongest range betting so often answers,
         # but never past the minimum defence (from the bottom of the range: bluffs still break even at most)
-        mdf = float(smooth((_shared_alpha(v, st.alpha) - st.place) / 0.03))
-        fold = max(fold, sure * min(float(smooth((price - st.value_equity) / 0.02)), mdf))
-    fold = defend_big(v, st, fold, shown)
-    alpha = fold_limit(v, st)
+        mdf = float(smooth((_shared_alpha(v, st.alpha) - st.place) / fp.place_width))
+        fold = max(fold, sure * min(float(smooth((price - st.value_equity) / fp.price_width)), mdf))
+    fold = defend_big(v, st, fold, shown, p)
+    alpha = fold_limit(v, st, p)
     can_raise = v.can(ActionKind.RAISE) or (v.can(ActionKind.ALLIN) and v.stack > v.call_amount)
     value_raise = bluff_raise = 0.0
     if can_raise:
-        top = 0.12 if heads_up else 0.07
-        value_raise = 0.7 * float(smooth((q - (1 - top)) / 0.02)) * float(smooth((e - 0.55) / 0.03))
+        top = fp.value_top if heads_up else fp.value_top_multiway
+        value_raise = fp.value_raise * float(smooth((q - (1 - top)) / fp.value_raise_width)) * float(
+            smooth((e - fp.value_raise_equity) / fp.value_equity_width))
         if heads_up and v.street < 3 and fold > 0:
-            bluff_raise = 0.35 * fold * _band(q, alpha - 0.12, alpha)
+            bluff_raise = fp.bluff_raise * fold * _band(q, alpha - fp.bluff_band, alpha, fp.bluff_band_width)
             fold -= bluff_raise
     call = max(0.0, 1.0 - fold - value_raise - bluff_raise)
     raise_action = raise_to(v, v.current_bet + v.pot + v.call_amount)
     if (raise_action.kind is not ActionKind.ALLIN and raise_action.to is not None
-            and raise_action.to - v.bets[v.seat] >= 0.6 * v.stack):
+            and raise_action.to - v.bets[v.seat] >= fp.allin_share * v.stack):
         raise_action = allin(v)
     return [(FOLD, fold), (check_or_call(v), call), (raise_action, value_raise + bluff_raise)]
 
 
-def defend_big(v: SeatView, st: Situation, fold: float, shown: float = 0.0) -> float:
-    """Facing a bet of 4 to 19 pots (α within :data:`DEFEND_BIG`, smoothly at both ends), ``fold`` capped by the
-    minimum defence: the top ``1 − α`` of the range by place (``α^(1/k)`` shared by ``k`` players) never folds,
-    however the read or the price answers.  Barrels and overbets are read as mostly value, and a bettor who jams
-    the turn and river whenever that range folds is paid nothing by it otherwise; from 19 pots the price alone
-    answers (:data:`OVERBET`).  Waived as far as ``shown`` says a heads-up bettor's big bets are value by the
-    hands it showed down after them (:func:`shown_value`): the top of a range that cannot beat them folds."""
-    lo, hi = DEFEND_BIG
-    weight = ramp(st.alpha, lo, lo + 0.02) * (1.0 - ramp(st.alpha, hi - 0.02, hi)) * (1.0 - shown)
+def defend_big(v: SeatView, st: Situation, fold: float, shown: float = 0.0, p: Params = SHIPPED) -> float:
+    """Facing a bet of 4 to 19 pots (α within ``defend_big``, linearly over ``defend_edge`` at both ends),
+    ``fold`` capped by the minimum defence: the top ``1 − α`` of the range by place (``α^(1/k)`` shared by ``k``
+    players) never folds, however the read or the price answers.  Barrels and overbets are read as mostly value,
+    and a bettor who jams the turn and river whenever that range folds is paid nothing by it otherwise; from 19
+    pots the price alone answers (``overbet``).  Waived as far as ``shown`` says a heads-up bettor's big bets are
+    value by the hands it showed down after them (:func:`shown_value`): the top of a range that cannot beat them
+    folds."""
+    fp = p.facing
+    lo, hi, edge = fp.defend_big.lo, fp.defend_big.hi, fp.defend_edge
+    weight = _linear(st.alpha, lo, lo + edge) * (1.0 - _linear(st.alpha, hi - edge, hi)) * (1.0 - shown)
     if weight <= 0:
         return fold
-    least = float(smooth((_shared_alpha(v, st.alpha) - st.place) / 0.03))
+    least = float(smooth((_shared_alpha(v, st.alpha) - st.place) / fp.place_width))
     return (1 - weight) * fold + weight * min(fold, least)
 
 
-def _toward_price(fold: float, weight: float, equity: float, price: float) -> float:
+def _toward_price(fold: float, weight: float, equity: float, price: float, p: Params) -> float:
     """``fold`` moved by ``weight`` toward the price's answer: fold when ``equity`` is under the price."""
-    return (1 - weight) * fold + weight * float(smooth((price - equity) / 0.02))
+    return (1 - weight) * fold + weight * float(smooth((price - equity) / p.facing.price_width))
 
 
-def _read_fold(v: SeatView, e: float, q: float, alpha: float, price: float) -> float:
+def _read_fold(v: SeatView, e: float, q: float, alpha: float, price: float, p: Params) -> float:
     """The fold of the read alone: never a hand within a tenth of the price; the minimum defence by place; a
     raise or a later barrel (mostly value) by the price."""
-    if e > PRICE_SAFETY * price:
+    fp = p.facing
+    if e > fp.price_safety * price:
         return 0.0
-    if facing_raise(v) or (BARRELS_BY_PRICE and facing_barrel(v)):  # mostly value: the price alone answers
-        return float(smooth((PRICE_SAFETY * price - e) / 0.03))
-    return float(smooth((alpha - q) / 0.03))  # the minimum defence against a bet
+    if facing_raise(v) or (fp.barrels_by_price and facing_barrel(v)):  # mostly value: the price alone answers
+        return float(smooth((fp.price_safety * price - e) / fp.safety_width))
+    return float(smooth((alpha - q) / fp.place_width))  # the minimum defence against a bet
 
 
-def value_share(v: SeatView) -> float:
-    return betting_share(v.street, in_position(v.seat, v.button, v.live, len(v.stacks)), len(v.opponents))
+def value_share(v: SeatView, p: Params = SHIPPED) -> float:
+    return betting_share(v.street, in_position(v.seat, v.button, v.live, len(v.stacks)), len(v.opponents), p.read)
 
 
-def bet_sizes(v: SeatView) -> list[tuple[float, Action]]:
+def bet_sizes(v: SeatView, p: Params = SHIPPED) -> list[tuple[float, Action]]:
     """The bets on offer with their fractions of the pot: a third, two thirds and the pot (distinct legal moves;
     all in where that is what a size comes to)."""
     out: list[tuple[float, Action]] = []
     seen: set[int] = set()
-    for f in SIZES:
+    for f in p.betting.sizes:
         a = pot_fraction(v, f)
         key = action_key(v, a)
         if a.kind in (ActionKind.BET, ActionKind.RAISE, ActionKind.ALLIN) and key not in seen:
@@ -564,11 +561,11 @@ def bet_sizes(v: SeatView) -> list[tuple[float, Action]]:
     return out
 
 
-def size_weights(fractions: list[float], rank: float) -> list[float]:
+def size_weights(fractions: list[float], rank: float, p: Params = SHIPPED) -> list[float]:
     """How a value hand ``rank`` from the top of its range (0 the best) splits over the sizes: the largest size
     whose read value share (:func:`~.range_read.value_share`) still holds it — so a bet of each size is what a
     bet of that size reads as (smoothly mixed at the edges)."""
-    eligible = [float(smooth((read_value_share(f) - rank) / 0.02)) for f in fractions]
+    eligible = [float(smooth((read_value_share(f, p.read) - rank) / p.betting.size_width)) for f in fractions]
     out, rest = [0.0] * len(fractions), 1.0
     for i in range(len(fractions) - 1, -1, -1):
         out[i] = rest * eligible[i]
@@ -577,63 +574,68 @@ def size_weights(fractions: list[float], rank: float) -> list[float]:
     return out
 
 
-def eagerness(v: SeatView) -> float:
+def eagerness(v: SeatView, p: Params = SHIPPED) -> float:
     """Heads-up, how keen the one opponent is to bet when checked to, by its habits: 0 at a rate of
-    :data:`EAGER` [0] or less (an unknown player counts as 50 %), 1 at :data:`EAGER` [1] or more; times its
-    rate of folding to a bet over :data:`FOLDS_TO_TRAP` (at most 1: a player who never folds calls a bet as
-    well as it makes one, and the bet builds the bigger pot).  Out of position Strong then checks more of its
-    best hands (from the top 12 % of its range, about a third of them, up to the top quarter, all of them), and
-    on the river too."""
+    ``eager.lo`` or less (an unknown player counts as 50 %), 1 at ``eager.hi`` or more; times its rate of
+    folding to a bet over ``folds_to_trap`` (at most 1: a player who never folds calls a bet as well as it makes
+    one, and the bet builds the bigger pot).  Out of position Strong then checks more of its best hands (from
+    the top 12 % of its range, about a third of them, up to the top quarter, all of them), and on the river
+    too."""
     if len(v.opponents) != 1:
         return 0.0
     seen = v.habits_of(v.opponents[0])
     if seen is None:
         return 0.0
-    keen = ramp(seen.aggression_after(False), *EAGER)
-    return keen * folding(v)  # a player who never folds: bet into it
+    keen = ramp(seen.aggression_after(False, p.habits), p.betting.eager)
+    return keen * folding(v, p)  # a player who never folds: bet into it
 
 
-def folding(v: SeatView) -> float:
+def folding(v: SeatView, p: Params = SHIPPED) -> float:
     """How far the opponents fold to bets after the flop, by habits: their rate of folding facing a bet over
-    :data:`FOLDS_TO_TRAP` (at most 1; the lowest of them; an unknown player counts as the prior's 40 %).  A
+    ``folds_to_trap`` (at most 1; the lowest of them; an unknown player counts as the prior's 40 %).  A
     slow-play protects a check only against players who fold: one who never does is bet into."""
-    rates = [(v.habits_of(s) or Habits()).fold_after() for s in v.opponents]
-    return min(1.0, min(rates, default=PRIOR_FOLD_AFTER) / FOLDS_TO_TRAP)
+    rates = [(v.habits_of(s) or Habits()).fold_after(p.habits) for s in v.opponents]
+    return min(1.0, min(rates, default=p.habits.fold_rate) / p.betting.folds_to_trap)
 
 
-def no_bet(v: SeatView, st: Situation) -> Choices:
-    sizes = bet_sizes(v)
+def no_bet(v: SeatView, st: Situation, p: Params = SHIPPED) -> Choices:
+    bp, rp = p.betting, p.read
+    sizes = bet_sizes(v, p)
     if not sizes:
         return [(check_or_fold(v), 1.0)]
     q = st.place
     heads_up = len(v.opponents) == 1
-    share = value_share(v)
-    split = size_weights([f for f, _ in sizes], 1.0 - q)
+    share = value_share(v, p)
+    split = size_weights([f for f, _ in sizes], 1.0 - q, p)
     main = sizes[int(np.argmax(split))][1]
-    in_range = float(smooth((q - (1 - share)) / 0.03))
+    in_range = float(smooth((q - (1 - share)) / bp.value_width))
     # value: ahead of the hands that would call that size, not just of the range
-    value = in_range * float(smooth((response(v, st, main).equity - 0.5) / 0.04)) if in_range > 0.01 else 0.0
+    value = in_range * float(smooth((response(v, st, main, p).equity - bp.caller_equity) / bp.caller_width)
+                             ) if in_range > 0.01 else 0.0
     last = in_position(v.seat, v.button, v.live, len(v.stacks))
-    keep = 0.0 if last and v.street == 3 else CHECK_KEEP * folding(v)  # slow-plays: a check that still holds hands
+    keep = 0.0 if last and v.street == 3 else rp.check_keep * folding(v, p)  # slow-plays: a check that holds hands
     if not last:
-        keen = eagerness(v)  # checking to a player who bets whenever checked to: it bets for us
+        keen = eagerness(v, p)  # checking to a player who bets whenever checked to: it bets for us
         if v.street < 3 or keen > 0:
-            keep = max(keep, (TRAP + (1 - TRAP) * keen) * float(smooth((q - (TRAP_FROM - 0.13 * keen)) / 0.02)))
+            keep = max(keep, (rp.trap + (1 - rp.trap) * keen) * float(
+                smooth((q - (rp.trap_from - bp.trap_shift * keen)) / bp.trap_width)))
     value *= 1 - keep
     f_bluff, bluff_size = sizes[-1]  # bluffs take the largest size: it needs the fewest of them
-    mass = share * f_bluff / (1 + f_bluff) * ZETA.get(v.street, 1.0) * (1.0 if heads_up else 0.3)
+    mass = share * f_bluff / (1 + f_bluff) * rp.zeta.of(v.street, 1.0) * (1.0 if heads_up else bp.multiway_bluffs)
     # the river: the very bottom, which can win no other way; earlier: just above the bottom tenth (some equity)
-    bluff = (float(smooth((mass - q) / 0.02)) if v.street == 3 else _band(q, 0.1, 0.1 + mass)) * (1 - value)
+    bluff = (float(smooth((mass - q) / bp.bluff_width)) if v.street == 3
+             else _band(q, bp.bluff_floor, bp.bluff_floor + mass, bp.bluff_width)) * (1 - value)
     if bluff > 0.01:  # a bluff needs folds: at least the share that pays for the size, f / (1 + f)
-        bluff *= float(smooth((response(v, st, bluff_size).folds - f_bluff / (1 + f_bluff)) / 0.05))
+        bluff *= float(smooth((response(v, st, bluff_size, p).folds - f_bluff / (1 + f_bluff))
+                              / bp.bluff_folds_width))
     out: Choices = [(a, value * w) for (_, a), w in zip(sizes, split, strict=True)]
     out.append((bluff_size, bluff))
     out.append((check_or_fold(v), max(0.0, 1.0 - value - bluff)))
     return out
 
 
-def postflop_choices(v: SeatView, st: Situation) -> Choices:
-    return facing_bet(v, st) if v.call_amount > 0 else no_bet(v, st)
+def postflop_choices(v: SeatView, st: Situation, p: Params = SHIPPED) -> Choices:
+    return facing_bet(v, st, p) if v.call_amount > 0 else no_bet(v, st, p)
 
 
 # --- values of actions (the coach and the review) -------------------------------------------------------------
@@ -646,7 +648,8 @@ def _bet_action(v: SeatView, action: Action) -> StreetAction:
 
 
 def action_values(v: SeatView, st: Situation, actions: list[Action]) -> list[float]:
-    """Each action's value in chips from here (fold 0): a one-step look at folds and the showdown (module doc)."""
+    """Each action's value in chips from here (fold 0): a one-step look at folds and the showdown (module doc),
+    with the parameters the situation was read with."""
     out: list[float] = []
     pot = v.pot
     for a in actions:
@@ -659,7 +662,7 @@ def action_values(v: SeatView, st: Situation, actions: list[Action]) -> list[flo
         if key <= v.current_bet:  # check or call
             out.append(st.equity * (pot + add) - add)
             continue
-        out.append(_bet_value(v, st, a, add))
+        out.append(_bet_value(v, st, a, add, st.params))
     return out
 
 
@@ -673,7 +676,7 @@ class Response:
     called: float
 
 
-def response(v: SeatView, st: Situation, a: Action) -> Response:
+def response(v: SeatView, st: Situation, a: Action, p: Params = SHIPPED) -> Response:
     """The opponents' answer to the seat's bet or raise ``a`` (each folds as the strategy would: the bottom of
     its range up to the minimum defence, never a hand whose equity against the bettor's narrowed range beats
     the price)."""
@@ -686,7 +689,7 @@ def response(v: SeatView, st: Situation, a: Action) -> Response:
     if mine is None or v.seat not in sr.ranges or st.standing is None:
         return Response(0.0, st.equity, 0.0)
     u = percentiles(sr.strengths[v.seat], mine)
-    narrowed = reweight(mine, u, _bet_action(v, a), f, v.raises_on(v.street) > 0)
+    narrowed = reweight(mine, u, _bet_action(v, a), f, v.raises_on(v.street) > 0, p=p.read)
     for s in v.opponents:
         if s not in st.standing.pairs:
             continue
@@ -697,7 +700,7 @@ def response(v: SeatView, st: Situation, a: Action) -> Response:
         alpha = need / (v.pot + add) if need else 0.0
         w = st.read.weights[s]
         place = percentiles(theirs, w)
-        fold = np.where(theirs > price, 0.0, smooth((alpha - place) / 0.03))
+        fold = np.where(theirs > price, 0.0, smooth((alpha - place) / p.betting.opponent_width))
         total = float(w.sum()) or 1.0
         fp = float((w * fold).sum()) / total
         folds_all *= fp
@@ -709,7 +712,7 @@ def response(v: SeatView, st: Situation, a: Action) -> Response:
     return Response(folds_all, eq_called, called)
 
 
-def _bet_value(v: SeatView, st: Situation, a: Action, add: int) -> float:
-    r = response(v, st, a)
+def _bet_value(v: SeatView, st: Situation, a: Action, add: int, p: Params) -> float:
+    r = response(v, st, a, p)
     showdown = r.equity * (v.pot + add + r.called) - add
     return r.folds * v.pot + (1 - r.folds) * showdown

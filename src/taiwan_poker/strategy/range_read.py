@@ -4,7 +4,7 @@
 for their position after the preflop actions (:func:`~.preflop.ranges_after`);
 where the tables cannot read the hand (more than six players, a straddle, a
 line they do not cover) from a width: the share of starting hands a player
-who opened, called or re-raised plays (:data:`WIDTHS`).
+who opened, called or re-raised plays (``read.widths`` of :mod:`.params`).
 
 **After the flop** each holding's strength on the street's board (its equity
 against a random hand, run-outs included) places it in its own range: ``u`` is
@@ -14,7 +14,7 @@ over the pot after calling):
 
 * a **check** with a bet available: the value share the player would have bet
   (:func:`betting_share`, the strategy's own) is mostly gone, but for the
-  slow-plays (15 % of it everywhere, :data:`CHECK_KEEP`) and the traps of the
+  slow-plays (15 % of it everywhere, ``check_keep``) and the traps of the
   very top out of position, ``1 − (1 − k)·s((u − (1 − V))/0.03)`` with
   ``k = max(0.15, 0.35·s((u − 0.88)/0.02))``;
 * a **call** of a bet of size ``f``: its minimum defence says at most
@@ -25,9 +25,9 @@ over the pot after calling):
   range (a tenth of the pot: 90 %; a third: 54 %; the pot: 28 %; an all-in 16
   times the pot: 5 %), halved for a raise; the bluffs are ``½·v·f/(1 + f)·ζ``
   of it: half the share that would make a caller of the value indifferent
-  (players bluff less than that: :data:`READ_BLUFFS`; ``ζ`` = 1.25, 1.1, 1.0 on
+  (players bluff less than that: ``read_bluffs``; ``ζ`` = 1.25, 1.1, 1.0 on
   the flop, turn and river, where draws bluff more), at most 35 %, and a raise
-  holds a third of that (:data:`RAISE_BLUFFS`: raises are mostly value).
+  holds a third of that (``raise_bluffs``: raises are mostly value).
   On the river the bluffs are the weakest hands; before it the hands just
   above the weakest 15 % (draws keep some equity; air gives up).
 
@@ -36,6 +36,9 @@ range is ever read to nothing): 3 % after a check or a call, 3 % of the
 line's own share ``v + b`` after a bet or raise.  So a one-chip bet narrows a range
 hardly at all, a pot-sized bet makes it strong-or-air, and an overbet all-in
 strong with a few bluffs — in the proportion that makes its size honest.
+
+Every number here is a field of :class:`~.params.ReadParams` (the names in ``code`` above); the functions take
+them as an argument, by default the shipped ones, and the caches keep reads under other numbers apart.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from ..lru import LruMap
 from ..rules.actions import ActionKind
 from ..rules.replay import StreetAction
 from .classes import CLASSES, N_CLASSES, class_weights, representative
+from .params import SHIPPED, ReadParams, Widths
 from .particles import (
     FloatArray,
     Range,
@@ -67,13 +71,6 @@ from .seat import SeatView
 from .seeding import generator_for
 from .strength import preflop_rank
 
-FLOOR = 0.03
-VALUE_CAP = 0.9  # a tiny bet (a chip, a big blind into a big pot) is read as nearly the whole range
-ZETA = {1: 1.25, 2: 1.1, 3: 1.0}
-READ_BLUFFS = 0.5  # players bluff half as often as the size would make honest (they under-bluff; so do our tools)
-RAISE_BLUFFS = 0.35  # a raise over a bet holds this share of a bet's bluffs (raises are mostly value)
-SEMI_BLUFF_FLOOR = 0.15  # before the river the bluffs are read just above the weakest 15 % (draws, not air)
-WIDTHS = {"open": 0.3, "call": 0.35, "raise2": 0.1, "raise3": 0.05, "limp": 0.6}
 CACHE = 256  # street reads and decision reads kept (a heads-up street read is about 50 kB, six-handed 150 kB)
 
 
@@ -82,29 +79,21 @@ def smooth(x: FloatArray | float) -> FloatArray:
     return np.asarray(1.0 / (1.0 + np.exp(-3.0 * np.clip(x, -6, 6))))
 
 
-def value_share(f: float) -> float:
+def value_share(f: float, p: ReadParams = SHIPPED.read) -> float:
     """The share of a range that bets or raises ``f`` times the pot for value (see the module docstring)."""
-    return float(min(VALUE_CAP, 0.28 * max(f, 0.01) ** -0.6))
+    return float(min(p.value_cap, p.value_scale * max(f, 0.01) ** p.value_power))
 
 
-def bluff_share(f: float, street: int) -> float:
+def bluff_share(f: float, street: int, p: ReadParams = SHIPPED.read) -> float:
     """The share of a range read as bluffing with a bet of ``f`` times the pot (see the module docstring)."""
-    return float(min(0.35, READ_BLUFFS * value_share(f) * f / (1 + f) * ZETA.get(street, 1.0)))
+    return float(min(p.bluff_cap, p.read_bluffs * value_share(f, p) * f / (1 + f) * p.zeta.of(street, 1.0)))
 
 
-VALUE = {1: 0.38, 2: 0.30, 3: 0.24}  # the share of a range that bets for value when it may open the betting
-OUT_OF_POSITION = 0.85
-MULTIWAY = 0.55
-TRAP = 0.35  # the share of the very best hands that check (out of position, before the river) ...
-TRAP_FROM = 0.88  # ... from this place in the range up (the top 12 %)
-CHECK_KEEP = 0.15  # the share of its value hands a check is read to keep, anywhere (slow-plays; a floor)
-
-
-def betting_share(street: int, last: bool, opponents: int) -> float:
+def betting_share(street: int, last: bool, opponents: int, p: ReadParams = SHIPPED.read) -> float:
     """The share of its range a player bets for value when it may open the betting: 38 %, 30 %, 24 % on the flop,
     turn and river heads-up for the last to act; 85 % of that for the first; 55 % of it for each further
     opponent.  The strategy bets so (:mod:`.postflop`), and reads a check so (the module docstring)."""
-    return VALUE.get(street, VALUE[3]) * (1.0 if last else OUT_OF_POSITION) * MULTIWAY ** max(0, opponents - 1)
+    return p.value.of(street) * (1.0 if last else p.out_of_position) * p.multiway ** max(0, opponents - 1)
 
 
 def in_position(seat: int, button: int, live: tuple[int, ...] | list[int], seats: int) -> bool:
@@ -114,7 +103,7 @@ def in_position(seat: int, button: int, live: tuple[int, ...] | list[int], seats
 
 
 def reweight(weights: FloatArray, u: FloatArray, action: StreetAction, f: float, raised_before: bool,
-             check_share: float = VALUE[1], traps: bool = False) -> FloatArray:
+             check_share: float | None = None, traps: bool = False, p: ReadParams = SHIPPED.read) -> FloatArray:
     """A range's weights after one action of size ``f`` (the module docstring's rules); ``check_share`` the
     value share a check leaves out (:func:`betting_share` of the checker), ``traps`` whether its best hands
     may check (the first to act, before the river)."""
@@ -123,21 +112,23 @@ def reweight(weights: FloatArray, u: FloatArray, action: StreetAction, f: float,
         return weights
     if kind is ActionKind.CHECK:
         # the value hands bet; what checks is the rest, with the traps of the very top
-        trap = TRAP * smooth((u - TRAP_FROM) / 0.02) if traps else 0.0
-        keep = np.maximum(trap, CHECK_KEEP)  # a check never rules the strong hands out: players slow-play
-        factor = 1.0 - (1.0 - keep) * smooth((u - (1.0 - check_share)) / 0.03)
+        share = p.value.flop if check_share is None else check_share
+        trap = p.trap * smooth((u - p.trap_from) / p.trap_width) if traps else 0.0
+        keep = np.maximum(trap, p.check_keep)  # a check never rules the strong hands out: players slow-play
+        factor = 1.0 - (1.0 - keep) * smooth((u - (1.0 - share)) / p.check_width)
     elif kind is ActionKind.CALL:
         alpha = f / (1 + f) if f > 0 else 0.0
-        factor = smooth((u - 0.85 * alpha) / 0.08) * (1.0 - 0.4 * smooth((u - 0.9) / 0.1 * 3))
+        factor = smooth((u - p.call_fold * alpha) / p.call_width) * (
+            1.0 - p.call_raise_share * smooth((u - p.call_raise_from) / p.call_raise_width))
     else:
-        v = value_share(f) * (0.5 if raised_before else 1.0)
-        b = bluff_share(f, action.street) * (RAISE_BLUFFS if raised_before else 1.0)
-        lo = 0.0 if action.street >= 3 else SEMI_BLUFF_FLOOR  # before the river, bluffs keep some equity
-        bluffs = smooth((b + lo - u) / 0.04) * (smooth((u - lo) / 0.04) if lo > 0 else 1.0)
-        factor = smooth((u - (1.0 - v)) / 0.04) + bluffs
+        v = value_share(f, p) * (p.raise_value if raised_before else 1.0)
+        b = bluff_share(f, action.street, p) * (p.raise_bluffs if raised_before else 1.0)
+        lo = 0.0 if action.street >= 3 else p.semi_bluff_floor  # before the river, bluffs keep some equity
+        bluffs = smooth((b + lo - u) / p.bet_width) * (smooth((u - lo) / p.bet_width) if lo > 0 else 1.0)
+        factor = smooth((u - (1.0 - v)) / p.bet_width) + bluffs
         # the rest keeps a floor in proportion to the line's own share: a big raise narrows to nearly its share
-        return weights * np.maximum(FLOOR * min(1.0, v + b), np.minimum(1.0, factor))
-    return weights * np.maximum(FLOOR, np.minimum(1.0, factor))
+        return weights * np.maximum(p.floor * min(1.0, v + b), np.minimum(1.0, factor))
+    return weights * np.maximum(p.floor, np.minimum(1.0, factor))
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +179,7 @@ def _face(text: str) -> int:
     return RANKS.index(text[0]) * 4 + SUITS.index(text[1])
 
 
-def width_ranges(v: SeatView, seats: tuple[int, ...]) -> dict[int, FloatArray]:
+def width_ranges(v: SeatView, seats: tuple[int, ...], widths: Widths = SHIPPED.read.widths) -> dict[int, FloatArray]:
     """Class distributions from how wide each of ``seats``' preflop line is (the fallback of the tables)."""
     rank = _class_rank(v.decks)
     prior = class_weights(max(2, v.decks)) if v.decks >= 2 else class_weights(1)
@@ -199,13 +190,13 @@ def width_ranges(v: SeatView, seats: tuple[int, ...]) -> dict[int, FloatArray]:
             continue
         if a.aggressive:
             raises += 1
-            width[a.seat] = WIDTHS["open"] if raises == 1 else WIDTHS["raise2"] if raises == 2 else WIDTHS["raise3"]
+            width[a.seat] = widths.open if raises == 1 else widths.raise2 if raises == 2 else widths.raise3
         elif a.effect is ActionKind.CALL:
-            width[a.seat] = WIDTHS["limp"] if raises == 0 else WIDTHS["call"] if raises == 1 else WIDTHS["raise3"]
+            width[a.seat] = widths.limp if raises == 0 else widths.call if raises == 1 else widths.raise3
     out: dict[int, FloatArray] = {}
     for s in seats:
         w = width.get(s, 1.0)
-        dist = prior * np.where(rank <= w, 1.0, 0.04)
+        dist = prior * np.where(rank <= w, 1.0, widths.outside)
         out[s] = dist / dist.sum()
     return out
 
@@ -217,7 +208,7 @@ def _read_depth(v: SeatView) -> float:
     return sorted(starts[s] for s in v.dealt)[-2] / v.big_blind
 
 
-def preflop_ranges(v: SeatView) -> tuple[dict[int, FloatArray], bool]:
+def preflop_ranges(v: SeatView, widths: Widths = SHIPPED.read.widths) -> tuple[dict[int, FloatArray], bool]:
     """The class distribution at the flop of each seat that saw it: the tables' where they read the line, else
     widths.  Public, whoever asks and whenever: of the seats in at the flop (not those still in at the decision),
     at the table's depth (not the asker's), so the read at a street's start is the same whichever seat makes it
@@ -234,7 +225,7 @@ def preflop_ranges(v: SeatView) -> tuple[dict[int, FloatArray], bool]:
                 return by_seat, True
         except PreflopLookupError:
             pass
-    return width_ranges(v, seats), False
+    return width_ranges(v, seats, widths), False
 
 
 def _street_pot(v: SeatView, street: int) -> int:
@@ -254,15 +245,16 @@ def _public_line(v: SeatView, street: int) -> tuple[object, ...]:
             tuple(a for a in v.history if a.street < street), tuple(v.live_at(street)))
 
 
-def _public_key(v: SeatView, street: int) -> tuple[object, ...]:
-    return (*_public_line(v, street), _habits_key(v))
+def _public_key(v: SeatView, street: int, p: ReadParams) -> tuple[object, ...]:
+    return (*_public_line(v, street), _habits_key(v), p)
 
 
-def street_read(v: SeatView, street: int) -> StreetRead:
+def street_read(v: SeatView, street: int, p: ReadParams = SHIPPED.read) -> StreetRead:
     """The public read at the start of ``street`` (1 flop .. 3 river), cached by the public line to it (and the
-    habits read) and drawn from a seed made of that line (:mod:`.seeding`): the same read whoever asks first, a
-    bot or the coach, and in the review of the hand later; reads of one line under other habits share its draws."""
-    key = _public_key(v, street)
+    habits read, and the parameters) and drawn from a seed made of that line (:mod:`.seeding`): the same read
+    whoever asks first, a bot or the coach, and in the review of the hand later; reads of one line under other
+    habits or parameters share its draws."""
+    key = _public_key(v, street, p)
     hit = _cache.get(key)
     if hit is not None:
         return hit
@@ -270,15 +262,15 @@ def street_read(v: SeatView, street: int) -> StreetRead:
     board = tuple(c.index for c in v.board[: 2 + street])
     seats = v.live_at(street)
     if street == 1:
-        dists, tables = preflop_ranges(v)
+        dists, tables = preflop_ranges(v, p.widths)
         ranges = {s: sample_range(dists[s], v.decks, board, rng) for s in seats if s in dists}
         for s in seats:  # a seat the fallback did not cover: any two cards
             if s not in ranges:
                 ranges[s] = sample_range(class_weights(v.decks), v.decks, board, rng)
     else:
-        prev = street_read(v, street - 1)
+        prev = street_read(v, street - 1, p)
         tables = prev.tables
-        weights = apply_actions(v, prev, street - 1)
+        weights = apply_actions(v, prev, street - 1, p=p)
         ranges = {s: prev.ranges[s].with_weights(weights[s]) for s in seats}
         # a board card dealt since rules out the holdings that hold it
         for s in seats:
@@ -295,7 +287,8 @@ def street_read(v: SeatView, street: int) -> StreetRead:
     return read
 
 
-def apply_actions(v: SeatView, read: StreetRead, street: int, upto: int | None = None) -> dict[int, FloatArray]:
+def apply_actions(v: SeatView, read: StreetRead, street: int, upto: int | None = None,
+                  p: ReadParams = SHIPPED.read) -> dict[int, FloatArray]:
     """Every seat's weights after the actions of ``street`` so far (sizes from the pot as it went); with ``upto``,
     after only the street's first ``upto`` actions."""
     weights = {s: r.weights.copy() for s, r in read.ranges.items()}
@@ -317,9 +310,9 @@ def apply_actions(v: SeatView, read: StreetRead, street: int, upto: int | None =
             u = percentiles(read.strengths[a.seat], weights[a.seat])
             live = [s for s in weights if s not in folded]
             last = in_position(a.seat, v.button, live, len(v.stacks))
-            share = betting_share(street, last, len(live) - 1)
+            share = betting_share(street, last, len(live) - 1, p)
             weights[a.seat] = reweight(weights[a.seat], u, a, f, raised and a.aggressive, share,
-                                       traps=not last and street < 3)
+                                       traps=not last and street < 3, p=p)
         else:
             folded.add(a.seat)
         if a.aggressive:
@@ -329,25 +322,26 @@ def apply_actions(v: SeatView, read: StreetRead, street: int, upto: int | None =
     return weights
 
 
-def decision_key(v: SeatView) -> tuple[object, ...]:
-    """Everything public that a decision's read depends on: the line to this street, its actions, who decides."""
-    return (*_public_key(v, v.street), tuple(a for a in v.history if a.street == v.street), v.seat)
+def decision_key(v: SeatView, p: ReadParams = SHIPPED.read) -> tuple[object, ...]:
+    """Everything public that a decision's read depends on: the line to this street, its actions, who decides
+    (and the read's parameters)."""
+    return (*_public_key(v, v.street, p), tuple(a for a in v.history if a.street == v.street), v.seat)
 
 
 _reads: LruMap[tuple[object, ...], HandRead] = LruMap(CACHE, clock=_no_clock)
 
 
-def hand_read(v: SeatView) -> HandRead:
+def hand_read(v: SeatView, p: ReadParams = SHIPPED.read) -> HandRead:
     """The read at ``v``'s decision after the flop: the street's read and the weights after its actions so far
     (cached by :func:`decision_key`: asking again for other hole cards at the same point costs nothing)."""
     if v.street < 1:
         raise ValueError("the range read starts on the flop")
-    key = decision_key(v)
+    key = decision_key(v, p)
     hit = _reads.get(key)
     if hit is not None:
         return hit
-    read = street_read(v, v.street)
-    weights = apply_actions(v, read, v.street)
+    read = street_read(v, v.street, p)
+    weights = apply_actions(v, read, v.street, p=p)
     out = HandRead(read, {s: weights[s] for s in v.live if s in weights})
     _reads.put(key, out)
     return out
