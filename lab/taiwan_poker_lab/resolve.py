@@ -449,9 +449,60 @@ def _reduce(m: FloatArray, starts_r: IntArray, starts_c: IntArray) -> FloatArray
     return out
 
 
+def _sharing_pairs(u: Universe, rows: IntArray, cols: IntArray) -> tuple[IntArray, IntArray, FloatArray]:
+    """Every (row, column) position pair whose combos share a face, once, with its factor ``R``: the
+    compatible pairs over ``|A|·|B|`` (pairs sharing no face have ``R`` = 1 and are not listed)."""
+    fa, fb = u.faces[rows], u.faces[cols]
+    # the columns holding each face: an incidence list sorted by face (a pair of one face is listed once)
+    col_pos = np.concatenate([np.arange(len(cols)), np.flatnonzero(fb[:, 1] != fb[:, 0])])
+    col_face = np.concatenate([fb[:, 0], fb[fb[:, 1] != fb[:, 0], 1]])
+    order = np.argsort(col_face, kind="stable")
+    col_pos, col_face = col_pos[order], col_face[order]
+    per_face = np.bincount(col_face, minlength=CARDS_PER_DECK)
+    first = np.concatenate([[0], np.cumsum(per_face)[:-1]])
+    out_i: list[IntArray] = []
+    out_j: list[IntArray] = []
+    for slot in (0, 1):
+        face = fa[:, slot]
+        live = np.arange(len(rows)) if slot == 0 else np.flatnonzero(fa[:, 1] != fa[:, 0])
+        n = per_face[face[live]]
+        i = np.repeat(live, n)
+        offset = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
+        j = col_pos[first[face[i]] + offset]
+        if slot == 1:  # a column holding both faces was listed with the first already
+            keep = (fb[j, 0] != fa[i, 0]) & (fb[j, 1] != fa[i, 0])
+            i, j = i[keep], j[keep]
+        out_i.append(i)
+        out_j.append(j)
+    i, j = np.concatenate(out_i), np.concatenate(out_j)
+    table = _ratio_table()
+    ratio = np.ones(len(i))
+    pair = fa[i, 0] == fa[i, 1]
+    for slot in (0, 1):
+        face = fa[i, slot]
+        a = np.where(pair, 2, 1) if slot == 0 else np.ones(len(i), dtype=np.int64)
+        b = (fb[j, 0] == face).astype(np.int64) + (fb[j, 1] == face)
+        r = table[u.remaining[face], a, b]
+        ratio *= np.where(pair, 1.0, r) if slot == 1 else r
+    return i, j, ratio
+
+
+def _by_value(values: IntArray, group: IntArray, weight: FloatArray, levels: IntArray, k: int) -> FloatArray:
+    """``k x len(levels)``: the weight of each bucket's combos at each hand value."""
+    at = np.searchsorted(levels, values)
+    flat = np.bincount(group * len(levels) + at, weights=weight, minlength=k * len(levels))
+    return np.asarray(flat, dtype=np.float64).reshape(k, len(levels))
+
+
 def sides(u: Universe, weights: tuple[FloatArray, FloatArray], actor: int, hole_combo: int,
-          max_buckets: int | None) -> tuple[Side, Side, float]:
-    """Both players' sides and the total weight of the deals (compatible pairs x weights)."""
+          max_buckets: int | None, *, dense: bool = False) -> tuple[Side, Side, float]:
+    """Both players' sides and the total weight of the deals (compatible pairs x weights).
+
+    The bucket matrices are sums over combo pairs: a pair sharing no face has ``|A|·|B|`` compatible
+    holdings, so the dense part is a product of small matrices over hand values (who wins depends on the
+    values only), and the pairs that share a face (a few per cent) are corrected one by one.  ``dense``
+    builds the full combo-by-combo matrices instead (the reference, O(combos²)).
+    """
     rows_b: list[IntArray] = []
     groups: list[IntArray] = []
     for p in (0, 1):
@@ -465,34 +516,63 @@ def sides(u: Universe, weights: tuple[FloatArray, FloatArray], actor: int, hole_
         r, g = _buckets(u.values, w * u.counts, rows, max_buckets, single)
         rows_b.append(r)
         groups.append(g)
-    c01 = compat(u, rows_b[0], rows_b[1])
-    v0, v1 = u.values[rows_b[0]], u.values[rows_b[1]]
-    beats = (v0[:, None] > v1[None, :]).astype(np.float64) + 0.5 * (v0[:, None] == v1[None, :])
-    out: list[Side] = []
-    total = 0.0
+    starts: list[IntArray] = []
+    masses: list[FloatArray] = []  # per bucket
+    combo_mass: list[FloatArray] = []  # per combo: weight x holdings
+    shares: list[FloatArray] = []  # per combo: its share of its bucket
     for p in (0, 1):
-        o = 1 - p
         rows, group = rows_b[p], groups[p]
-        c = c01 if p == 0 else c01.T
-        win = beats if p == 0 else 1.0 - beats.T
-        q_self = weights[p][rows]
-        q_other = weights[o][rows_b[o]]
-        starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]).astype(np.int64)
-        mass_c = q_self * u.counts[rows]
-        mass = np.add.reduceat(mass_c, starts)
+        st = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]).astype(np.int64)
+        mass_c = weights[p][rows] * u.counts[rows]
+        mass = np.add.reduceat(mass_c, st)
         # within a bucket, combos count by their weight (uniformly by holdings when the bucket weighs 0)
         share = np.where(mass[group] > 0, mass_c / np.where(mass[group] > 0, mass[group], 1.0), 0.0)
         empty = mass[group] <= 0
         if empty.any():
-            holdings = np.add.reduceat(u.counts[rows], starts)
+            holdings = np.add.reduceat(u.counts[rows], st)
             share = np.where(empty, u.counts[rows] / holdings[group], share)
-        per_holding = c / u.counts[rows][:, None] * q_other[None, :]
-        starts_o = np.flatnonzero(np.r_[True, groups[o][1:] != groups[o][:-1]]).astype(np.int64)
-        fold = _reduce(share[:, None] * per_holding, starts, starts_o)
-        equity = _reduce(share[:, None] * per_holding * win, starts, starts_o)
-        if p == 0:
-            total = float(mass @ fold.sum(axis=1))
-        out.append(Side(rows, group, starts, mass, fold, equity))
+        starts.append(st)
+        masses.append(mass)
+        combo_mass.append(mass_c)
+        shares.append(share)
+    k = (len(masses[0]), len(masses[1]))
+    folds: list[FloatArray] = []
+    equities: list[FloatArray] = []
+    if dense:
+        c01 = compat(u, rows_b[0], rows_b[1])
+        v0, v1 = u.values[rows_b[0]], u.values[rows_b[1]]
+        beats = (v0[:, None] > v1[None, :]).astype(np.float64) + 0.5 * (v0[:, None] == v1[None, :])
+        for p in (0, 1):
+            o = 1 - p
+            c = c01 if p == 0 else c01.T
+            win = beats if p == 0 else 1.0 - beats.T
+            per_holding = c / u.counts[rows_b[p]][:, None] * weights[o][rows_b[o]][None, :]
+            folds.append(_reduce(shares[p][:, None] * per_holding, starts[p], starts[o]))
+            equities.append(_reduce(shares[p][:, None] * per_holding * win, starts[p], starts[o]))
+    else:
+        i, j, ratio = _sharing_pairs(u, rows_b[0], rows_b[1])
+        delta = ratio - 1.0
+        vi, vj = u.values[rows_b[0]][i], u.values[rows_b[1]][j]
+        win_ij = (vi > vj) + 0.5 * (vi == vj)
+        levels = np.unique(np.concatenate([u.values[rows_b[0]], u.values[rows_b[1]]]))
+        beats_v = (levels[:, None] > levels[None, :]) + 0.5 * (levels[:, None] == levels[None, :])
+        pos = (i, j)
+        for p in (0, 1):
+            o = 1 - p
+            share_v = _by_value(u.values[rows_b[p]], groups[p], shares[p], levels, k[p])
+            mass_v = _by_value(u.values[rows_b[o]], groups[o], combo_mass[o], levels, k[o])
+            fold = np.broadcast_to(masses[o][None, :], (k[p], k[o])).copy()
+            equity = share_v @ beats_v @ mass_v.T
+            me, them = pos[p], pos[o]
+            cell = groups[p][me] * k[o] + groups[o][them]
+            corr = shares[p][me] * combo_mass[o][them] * delta
+            fold += np.bincount(cell, weights=corr, minlength=k[p] * k[o]).reshape(k[p], k[o])
+            won = win_ij if p == 0 else 1.0 - win_ij
+            equity += np.bincount(cell, weights=corr * won, minlength=k[p] * k[o]).reshape(k[p], k[o])
+            folds.append(fold)
+            equities.append(equity)
+    out = [Side(rows_b[p], groups[p], starts[p], masses[p], folds[p], equities[p]) for p in (0, 1)]
+    total = float(masses[0] @ folds[0].sum(axis=1))
     return out[0], out[1], total
 
 

@@ -197,3 +197,26 @@ def test_two_identical_physical_cards_and_card_removal_are_counted_exactly() -> 
         for j, b in enumerate(combos):
             brute = sum(1 for x in by_combo[a] for y in by_combo[b] if not set(x) & set(y))
             assert pairs[i, j] == brute, (faces_of[a], faces_of[b])
+
+
+@pytest.mark.parametrize("max_buckets", [24, None])
+def test_the_fast_bucket_matrices_equal_the_combo_by_combo_ones(max_buckets: int | None) -> None:
+    """The solver's matrices (a product over hand values plus a correction for each pair of combos that
+    share a face) equal the dense reference built from every pair of combos, on a two-deck board with a
+    pair on it, a narrowed range and a weightless actual holding."""
+    board = _cards("9s", "9h", "Td", "Jc", "3s", decks=2)
+    spot = RiverSpot(decks=2, board=board, hole=(52 + _faces("9s")[0], _cards("2c", decks=2)[0]), pot=8.0,
+                     stacks=(40.0, 40.0), dead=_cards("Tc", decks=2))
+    u = universe(spot)
+    rng = np.random.default_rng(5)
+    w0 = rng.random(len(u.faces)) * (rng.random(len(u.faces)) < 0.6)
+    w1 = rng.random(len(u.faces))
+    hole = combo_index(u, (spot.hole[0] % 52, spot.hole[1] % 52))
+    w0[hole] = 0.0
+    fast = sides(u, (w0, w1), 0, hole, max_buckets)
+    slow = sides(u, (w0, w1), 0, hole, max_buckets, dense=True)
+    for a, b in zip(fast[:2], slow[:2], strict=True):
+        assert np.array_equal(a.combos, b.combos) and np.array_equal(a.mass, b.mass)
+        assert np.allclose(a.fold, b.fold, rtol=1e-12, atol=1e-12 * b.fold.max())
+        assert np.allclose(a.equity, b.equity, rtol=1e-12, atol=1e-12 * b.equity.max())
+    assert fast[2] == pytest.approx(slow[2], rel=1e-12)

@@ -1,0 +1,124 @@
+"""How fast and how close the river re-solver gets: ``python -m taiwan_poker_lab.resolve_bench``.
+
+For a few heads-up river spots on 2 and 6 decks (boards, hole cards and burns dealt from seeded shoes, so
+every run measures the same spots) it prints, per spot and setting: the physical holdings and face combos
+in each range, the buckets, the tree's nodes, the iterations, the milliseconds (set-up: universe, card
+removal and bucket matrices; and the whole solve) and the exploitability per thousand of the pot at the
+root.  Then the p95 of the solve time of each setting over the spots, against the issue's budget (a
+decision's p95 under 50 ms heads-up).
+
+Ranges: ``wide`` gives every holding the same weight (a river checked through); ``polar`` gives the
+bettor (player 1) its best 35 % and worst 15 % of holdings at full weight and the rest at 0.1, and the
+other player everything between its best 10 % and worst 30 % — shapes only, not Strong's ranges.
+
+Run one process at a time (BLAS is held to one thread).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before NumPy loads: one core, as the bench promises
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse
+import random
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from taiwan_poker.cards import deal
+
+from .resolve import FloatArray, RiverSpot, Universe, _universe, solve, universe
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    name: str
+    iterations: int
+    max_buckets: int | None
+
+
+SETTINGS = (
+    Setting("b32 x50", 50, 32),
+    Setting("b32 x100", 100, 32),
+    Setting("b96 x100", 100, 96),
+    Setting("b96 x300", 300, 96),
+)
+
+
+def spots(decks: int, count: int) -> list[RiverSpot]:
+    """``count`` river spots of ``decks`` decks: pot 10, 45 behind each, player 0 to act (seeded deals)."""
+    out = []
+    for i in range(count):
+        cards = deal(decks, 8, random.Random(1_000 * decks + i))
+        out.append(RiverSpot(decks=decks, board=tuple(c.index for c in cards[:5]),
+                             hole=(cards[5].index, cards[6].index), dead=(cards[7].index,), pot=10.0,
+                             stacks=(45.0, 45.0), actor=0))
+    return out
+
+
+def _percentile(u: Universe) -> FloatArray:
+    """Each combo's place by strength, 0 (worst) .. 1 (best), weighted by its holdings."""
+    order = np.argsort(u.values, kind="stable")
+    cum = np.cumsum(u.counts[order]) - u.counts[order] / 2
+    out = np.empty(len(order))
+    out[order] = cum / u.counts.sum()
+    return out
+
+
+def ranges(u: Universe, shape: str) -> tuple[FloatArray, FloatArray]:
+    if shape == "wide":
+        w = np.ones(len(u.faces))
+        return w, w
+    q = _percentile(u)
+    bettor = np.where((q >= 0.65) | (q < 0.15), 1.0, 0.1)
+    other = np.where((q < 0.9) & (q >= 0.3), 1.0, 0.0)
+    return other, bettor
+
+
+def run(decks_list: tuple[int, ...], count: int, settings: tuple[Setting, ...], shapes: tuple[str, ...]) -> None:
+    print(f"{'decks':>5} {'spot':>4} {'range':>5} {'setting':>9} {'holdings':>13} {'combos':>11} {'buckets':>9} "
+          f"{'nodes':>5} {'iters':>5} {'setup ms':>8} {'ms':>7} {'mpot':>7}")
+    times: dict[tuple[int, str, str], list[float]] = {}
+    for decks in decks_list:
+        for n, spot in enumerate(spots(decks, count)):
+            for shape in shapes:
+                for s in settings:
+                    _universe.cache_clear()  # count the universe (evaluator calls) in every solve
+                    start = time.perf_counter()
+                    u = universe(spot)
+                    w = ranges(u, shape)
+                    sol = solve(spot, w, iterations=1, max_buckets=s.max_buckets)
+                    setup = time.perf_counter() - start  # set-up plus one iteration and the exploitability
+                    _universe.cache_clear()
+                    start = time.perf_counter()
+                    u = universe(spot)
+                    w = ranges(u, shape)
+                    sol = solve(spot, w, iterations=s.iterations, max_buckets=s.max_buckets)
+                    ms = 1000 * (time.perf_counter() - start)
+                    times.setdefault((decks, shape, s.name), []).append(ms)
+                    print(f"{decks:>5} {n:>4} {shape:>5} {s.name:>9} {sol.holdings!s:>13} "
+                          f"{sol.combo_counts!s:>11} {sol.buckets!s:>9} {sol.nodes:>5} {sol.iterations:>5} "
+                          f"{1000 * setup:>8.1f} {ms:>7.1f} {sol.milli_pot:>7.2f}", flush=True)
+    print("\np95 of the solve time over the spots (nearest rank), against the 50 ms budget:")
+    for (decks, shape, name), ms_list in times.items():
+        ordered = sorted(ms_list)
+        p95 = ordered[min(len(ordered) - 1, int(np.ceil(0.95 * len(ordered))) - 1)]
+        print(f"  {decks} decks {shape:>5} {name:>9}: p95 {p95:7.1f} ms (x{p95 / 50:.1f} the budget), "
+              f"median {ordered[len(ordered) // 2]:7.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--spots", type=int, default=3, help="spots per deck count")
+    parser.add_argument("--decks", type=int, nargs="+", default=[2, 6])
+    parser.add_argument("--exact", action="store_true", help="also solve without buckets (slow)")
+    args = parser.parse_args()
+    settings = SETTINGS + ((Setting("exact x100", 100, None),) if args.exact else ())
+    run(tuple(args.decks), args.spots, settings, ("wide", "polar"))
+
+
+if __name__ == "__main__":
+    main()
