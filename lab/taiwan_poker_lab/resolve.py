@@ -70,7 +70,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -136,9 +136,10 @@ class Universe:
     faces: IntArray  # n x 2 faces, f <= g, sorted
     counts: FloatArray  # physical holdings per combo
     values: IntArray  # hand value on the board (higher wins)
+    shared: tuple[IntArray, IntArray, FloatArray]  # the pairs of combos sharing a face, and their factor
 
 
-@cache
+@lru_cache(maxsize=64)
 def _universe(decks: int, removed: tuple[int, ...], board_faces: tuple[int, ...]) -> Universe:
     remaining = np.full(CARDS_PER_DECK, decks, dtype=np.int64)
     for card in removed:
@@ -154,7 +155,12 @@ def _universe(decks: int, removed: tuple[int, ...], board_faces: tuple[int, ...]
         a.setflags(write=False)
     counts = counts[keep]
     counts.setflags(write=False)
-    return Universe(remaining, faces, counts, values)
+    bare = Universe(remaining, faces, counts, values, (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)))
+    every = np.arange(len(faces))
+    shared = _sharing_pairs(bare, every, every)
+    for part in shared:
+        part.setflags(write=False)
+    return Universe(remaining, faces, counts, values, shared)
 
 
 def universe(spot: RiverSpot) -> Universe:
@@ -487,6 +493,18 @@ def _sharing_pairs(u: Universe, rows: IntArray, cols: IntArray) -> tuple[IntArra
     return i, j, ratio
 
 
+def _kept_pairs(u: Universe, rows: IntArray, cols: IntArray) -> tuple[IntArray, IntArray, FloatArray]:
+    """:func:`_sharing_pairs` of these rows and columns, taken from the universe's list."""
+    at_row = np.full(len(u.faces), -1, dtype=np.int64)
+    at_row[rows] = np.arange(len(rows))
+    at_col = np.full(len(u.faces), -1, dtype=np.int64)
+    at_col[cols] = np.arange(len(cols))
+    a, b, ratio = u.shared
+    i, j = at_row[a], at_col[b]
+    keep = (i >= 0) & (j >= 0)
+    return i[keep], j[keep], ratio[keep]
+
+
 def _by_value(values: IntArray, group: IntArray, weight: FloatArray, levels: IntArray, k: int) -> FloatArray:
     """``k x len(levels)``: the weight of each bucket's combos at each hand value."""
     at = np.searchsorted(levels, values)
@@ -550,7 +568,7 @@ def sides(u: Universe, weights: tuple[FloatArray, FloatArray], actor: int, hole_
             folds.append(_reduce(shares[p][:, None] * per_holding, starts[p], starts[o]))
             equities.append(_reduce(shares[p][:, None] * per_holding * win, starts[p], starts[o]))
     else:
-        i, j, ratio = _sharing_pairs(u, rows_b[0], rows_b[1])
+        i, j, ratio = _kept_pairs(u, rows_b[0], rows_b[1])
         delta = ratio - 1.0
         vi, vj = u.values[rows_b[0]][i], u.values[rows_b[1]][j]
         win_ij = (vi > vj) + 0.5 * (vi == vj)
@@ -649,17 +667,22 @@ class _Game:
         self.count = [int(sum(len(d) for d, a in zip(tree.depth_nodes, tree.depth_actor, strict=True) if a == p))
                       for p in (0, 1)]
         self.width = tree.children.shape[1]
+        self.kids = [tree.children[d] for d in tree.depth_nodes]
+        masks = [tree.mask[d][:, :, None] for d in tree.depth_nodes]
+        self.levels_up = list(zip(tree.depth_nodes, tree.depth_actor, self.rows, self.kids, masks, strict=True))[::-1]
         del n
 
-    def reaches(self, sigma: Sequence[FloatArray]) -> list[FloatArray]:
-        t = self.tree
-        reach = [np.ones((t.n_nodes + 1, k)) for k in self.k]
-        for nodes, p, rows in zip(t.depth_nodes, t.depth_actor, self.rows, strict=True):
-            ch = t.children[nodes]
-            for q in (0, 1):
-                r = reach[q][nodes][:, None, :]
-                reach[q][ch] = r * sigma[p][rows] if q == p else np.broadcast_to(r, (*ch.shape, self.k[q]))
+    def reach(self, q: int, sigma: FloatArray) -> FloatArray:
+        """Player ``q``'s own reach of every node under its strategy ``sigma`` (it depends on nothing else)."""
+        reach = np.ones((self.tree.n_nodes + 1, self.k[q]))
+        for nodes, p, rows, ch in zip(self.tree.depth_nodes, self.tree.depth_actor, self.rows, self.kids,
+                                      strict=True):
+            r = reach[nodes][:, None, :]
+            reach[ch] = r * sigma[rows] if q == p else r
         return reach
+
+    def reaches(self, sigma: Sequence[FloatArray]) -> list[FloatArray]:
+        return [self.reach(q, sigma[q]) for q in (0, 1)]
 
     def terminal(self, p: int, reach_other: FloatArray) -> FloatArray:
         """Values for ``p`` at every node (terminals filled), given the other's reach."""
@@ -676,10 +699,8 @@ class _Game:
     def backward(self, p: int, v: FloatArray, sigma: FloatArray | None,
                  regret: FloatArray | None) -> FloatArray:
         """Fill decision nodes' values for ``p`` (best response when ``sigma`` is None); regrets into ``regret``."""
-        t = self.tree
-        for nodes, actor, rows in reversed(list(zip(t.depth_nodes, t.depth_actor, self.rows, strict=True))):
-            vc = v[t.children[nodes]]
-            m = t.mask[nodes][:, :, None]
+        for nodes, actor, rows, ch, m in self.levels_up:
+            vc = v[ch]
             if actor == p:
                 if sigma is None:
                     v[nodes] = np.where(m, vc, -np.inf).max(axis=1)
@@ -730,17 +751,20 @@ def solve(
         own_nodes[p][rows] = nodes
     trace: list[tuple[int, float]] = []
     turns: tuple[tuple[int, ...], ...] = ((0,), (1,)) if alternating else ((0, 1),)
+    sigma = [_strategy(regret[p], masks[p]) for p in (0, 1)]
+    reach = game.reaches(sigma)
     for t in range(1, iterations + 1):
         ta, tb = t**DCFR_ALPHA, t**DCFR_BETA
         weight = float(t) ** DCFR_GAMMA
         for turn in turns:
-            sigma = [_strategy(regret[p], masks[p]) for p in (0, 1)]
-            reach = game.reaches(sigma)
             for p in turn:
                 v = game.terminal(p, reach[1 - p])
                 game.backward(p, v, sigma[p], regret[p])
                 regret[p] *= np.where(regret[p] > 0, ta / (ta + 1), tb / (tb + 1))
                 average[p] += weight * reach[p][own_nodes[p]][:, None, :] * sigma[p]
+            for p in turn:  # a player's strategy and reach change only when its regrets do
+                sigma[p] = _strategy(regret[p], masks[p])
+                reach[p] = game.reach(p, sigma[p])
         if check_every and t % check_every == 0:
             trace.append((t, _exploitability(game, _normalise(average, masks))[0]))
     avg = _normalise(average, masks)

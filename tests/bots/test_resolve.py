@@ -220,3 +220,21 @@ def test_the_fast_bucket_matrices_equal_the_combo_by_combo_ones(max_buckets: int
         assert np.allclose(a.fold, b.fold, rtol=1e-12, atol=1e-12 * b.fold.max())
         assert np.allclose(a.equity, b.equity, rtol=1e-12, atol=1e-12 * b.equity.max())
     assert fast[2] == pytest.approx(slow[2], rel=1e-12)
+
+
+def test_facing_a_bet_the_nuts_never_fold_and_air_never_calls() -> None:
+    """Player 0 checked, player 1 bet the pot (one bet made): player 0 answers with fold, call, raises or
+    all in.  With a straight flush on two decks it does not fold; with seven-high it does not call."""
+    board = _cards("9h", "Th", "Jh", "2c", "2d", decks=2)
+    for hole, folds in ((_cards("Qh", "Kh", decks=2), False), (_cards("3s", "7c", decks=2), True)):
+        spot = RiverSpot(decks=2, board=board, hole=(hole[0], hole[1]), pot=10.0, stacks=(60.0, 30.0), actor=0,
+                         bets=(0.0, 10.0), bets_made=1)
+        u = universe(spot)
+        w = np.ones(len(u.faces))
+        sol = solve(spot, (w, w), iterations=200)
+        assert sol.labels[:2] == ("fold", "call 10") and sol.labels[-1] == "all-in 40"  # what player 1 can cover
+        assert sol.strategy.sum() == pytest.approx(1.0)
+        if folds:
+            assert sol.strategy[0] > 0.99
+        else:
+            assert sol.strategy[0] < 0.01
