@@ -625,6 +625,7 @@ class Solution:
     combo_counts: tuple[int, int]
     holdings: tuple[int, int]  # physical holdings with positive weight (the actor's own included)
     trace: tuple[tuple[int, float], ...]  # (iteration, exploitability in chips) when checked
+    full_exploitability: float | None = None  # chips: the bucketed strategy's, in the game without buckets
 
     @property
     def milli_pot(self) -> float:
@@ -727,11 +728,14 @@ def solve(
     max_buckets: int | None = 96,
     check_every: int = 0,
     alternating: bool = True,
+    full_check: bool = False,
 ) -> Solution:
     """Solve the river from ``spot`` for ``iterations`` DCFR iterations.
 
     ``ranges``: per player, a weight per physical holding of each face combo of :func:`universe` (see
     :func:`combo_weights`).  ``check_every``: record the exploitability every so many iterations.
+    ``full_check``: also measure the average strategy, each combo playing its bucket's, in the game without
+    buckets (the abstraction's cost; slow: combo-by-combo matrices).
     """
     u = universe(spot)
     w = tuple(np.asarray(r, dtype=np.float64).reshape(-1) for r in ranges)
@@ -777,6 +781,16 @@ def solve(
     hole_pos = int(np.flatnonzero(side.combos == hole)[0])
     holdings = [int(u.counts[s.combos][w[p][s.combos] > 0].sum()) for p, s in enumerate(game.side)]
     order = np.argsort(side.combos, kind="stable")
+    full: float | None = None
+    if full_check:
+        f0, f1, f_total = sides(u, (w[0], w[1]), spot.actor, hole, None)
+        full_game = _Game(tree, (f0, f1), f_total)
+        spread = []
+        for p, (fs, bs) in enumerate(zip((f0, f1), game.side, strict=True)):
+            bucket_of_row = np.full(len(u.faces), -1, dtype=np.int64)
+            bucket_of_row[bs.combos] = bs.bucket
+            spread.append(avg[p][:, :, bucket_of_row[fs.combos]])
+        full = _exploitability(full_game, spread)[0]
     return Solution(
         labels=tree.labels[0],
         amounts=tree.amounts[0],
@@ -794,6 +808,7 @@ def solve(
         combo_counts=(len(s0.combos), len(s1.combos)),
         holdings=(holdings[0], holdings[1]),
         trace=tuple(trace),
+        full_exploitability=full,
     )
 
 

@@ -64,7 +64,8 @@ def test_a_polarised_bettor_against_a_bluff_catcher_plays_the_closed_form(fracti
     bettor[air] = 6.0 / len(air)
     caller = np.zeros(len(u.faces))
     caller[catch] = 1.0
-    sol = solve(spot, (caller, bettor), iterations=1000, actions=Actions((fraction,), (), False, 1), max_buckets=None)
+    sol = solve(spot, (caller, bettor), iterations=1000, actions=Actions((fraction,), (), False, 1), max_buckets=None,
+                full_check=True)
     bet = pot * fraction
     assert sol.labels[0] == "check" and sol.amounts[1] == pytest.approx(bet)
     rows = {tuple(r): i for i, r in enumerate(sol.combos.tolist())}
@@ -76,6 +77,7 @@ def test_a_polarised_bettor_against_a_bluff_catcher_plays_the_closed_form(fracti
     assert reply is not None and reply.labels[0] == "fold"
     assert reply.frequencies[1] == pytest.approx(pot / (pot + bet), abs=0.01)
     assert 0 <= sol.milli_pot < 1.0
+    assert sol.full_exploitability == pytest.approx(sol.exploitability)  # no buckets: the same game
 
 
 def _full_spot(decks: int) -> tuple[RiverSpot, np.ndarray]:
