@@ -812,6 +812,19 @@ def solve(
     )
 
 
+def after_action(u: Universe, weights: npt.ArrayLike, solution: Solution, action: int) -> FloatArray:
+    """The actor's range once it has taken root action ``action``: each face combo's weight times the
+    probability its strategy gives the action (Bayes with its own strategy, which it knows exactly).  This
+    is how the range passed to the next re-solve stays consistent with what was played."""
+    w = np.asarray(weights, dtype=np.float64).reshape(-1)
+    lookup = np.full((CARDS_PER_DECK, CARDS_PER_DECK), -1, dtype=np.int64)
+    lookup[u.faces[:, 0], u.faces[:, 1]] = np.arange(len(u.faces))
+    rows = lookup[solution.combos[:, 0], solution.combos[:, 1]]
+    out = np.zeros(len(u.faces))
+    out[rows] = w[rows] * solution.range_strategy[:, action]
+    return out
+
+
 def _reply(tree: Tree, game: _Game, avg: Sequence[FloatArray], node: int) -> Reply | None:
     if tree.kind[node] != 0:
         return None

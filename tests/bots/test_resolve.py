@@ -17,6 +17,7 @@ from taiwan_poker.evaluate import rank_batch
 from taiwan_poker_lab.resolve import (
     Actions,
     RiverSpot,
+    after_action,
     combo_index,
     combo_weights,
     compat,
@@ -50,7 +51,8 @@ def test_a_polarised_bettor_against_a_bluff_catcher_plays_the_closed_form(fracti
     * The nuts always bet.
 
     A pot-size bet: f = 0.5 · 1/2 = 0.25, c = 1/2; a third of the pot: f = 0.5 · 1/4 = 0.125, c = 3/4.
-    Within 0.01 after 1,000 iterations (no buckets: each face combo is its own information set).
+    Within 0.01 after 1,000 iterations (no buckets: each face combo is its own information set); and the
+    bettor's range once it bet (:func:`after_action`) holds bluffs and value in the ratio B / (P + B).
     """
     pot = 10.0
     board = _cards("2s", "2h", "7d", "9c", "Kh")
@@ -78,6 +80,8 @@ def test_a_polarised_bettor_against_a_bluff_catcher_plays_the_closed_form(fracti
     assert reply.frequencies[1] == pytest.approx(pot / (pot + bet), abs=0.01)
     assert 0 <= sol.milli_pot < 1.0
     assert sol.full_exploitability == pytest.approx(sol.exploitability)  # no buckets: the same game
+    betting = after_action(u, bettor, sol, 1)  # the bettor's range once it bet: bluffs / value = B / (P + B)
+    assert betting[air].sum() * u.counts[air][0] / betting[value].sum() == pytest.approx(bet / (pot + bet), abs=0.02)
 
 
 def _full_spot(decks: int) -> tuple[RiverSpot, np.ndarray]:
@@ -132,7 +136,7 @@ def _solve_determinism(board_order: tuple[int, ...], dead_order: tuple[int, int]
 
 def test_the_same_spot_gives_the_same_answer_in_two_calls_two_orders_and_another_process() -> None:
     """Two calls; the board, the dead cards and the range's holdings given in other orders; and another
-    process with another hash seed: the same bits."""
+    process with another hash seed and BLAS held to one thread: the same bits."""
     first = _solve_determinism((0, 1, 2, 3, 4), (0, 1), None)
     again = _solve_determinism((0, 1, 2, 3, 4), (0, 1), None)
     other = _solve_determinism((4, 2, 0, 3, 1), (1, 0), 7)
@@ -142,7 +146,7 @@ def test_the_same_spot_gives_the_same_answer_in_two_calls_two_orders_and_another
         "import sys; sys.path.insert(0, 'tests/bots'); from test_resolve import _solve_determinism as s; "
         "r = s((3, 1, 4, 0, 2), (0, 1), 11); print(r[0].tobytes().hex(), r[1].tobytes().hex(), repr(r[2]))"
     )
-    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "OPENBLAS_NUM_THREADS": "1"}  # BLAS on one thread there
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     hex_strategy, hex_range, expl = out.stdout.split()
     assert hex_strategy == first[0].tobytes().hex() and hex_range == first[1].tobytes().hex()
