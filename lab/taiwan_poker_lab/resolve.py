@@ -619,7 +619,7 @@ class Solution:
     best_responses: tuple[float, float]  # each player's best-response value (chips, from the root)
     value: float  # the actor's value of the average strategies (chips)
     root_pot: float
-    iterations: int
+    iterations: int  # iterations run (fewer than asked when the target was met)
     nodes: int
     buckets: tuple[int, int]
     combo_counts: tuple[int, int]
@@ -729,13 +729,16 @@ def solve(
     check_every: int = 0,
     alternating: bool = True,
     full_check: bool = False,
+    target_milli_pot: float = 0.0,
 ) -> Solution:
     """Solve the river from ``spot`` for ``iterations`` DCFR iterations.
 
     ``ranges``: per player, a weight per physical holding of each face combo of :func:`universe` (see
     :func:`combo_weights`).  ``check_every``: record the exploitability every so many iterations.
-    ``full_check``: also measure the average strategy, each combo playing its bucket's, in the game without
-    buckets (the abstraction's cost; slow: combo-by-combo matrices).
+    ``target_milli_pot``: stop at a check (``check_every``) once the exploitability is at most this many
+    thousandths of the pot (a count of iterations and a target, never a clock: the answer stays a function of
+    the inputs).  ``full_check``: also measure the average strategy, each combo playing its bucket's, in the
+    game without buckets (what the buckets cost).
     """
     u = universe(spot)
     w = tuple(np.asarray(r, dtype=np.float64).reshape(-1) for r in ranges)
@@ -754,6 +757,7 @@ def solve(
         masks[p][rows] = tree.mask[nodes]
         own_nodes[p][rows] = nodes
     trace: list[tuple[int, float]] = []
+    t = 0
     turns: tuple[tuple[int, ...], ...] = ((0,), (1,)) if alternating else ((0, 1),)
     sigma = [_strategy(regret[p], masks[p]) for p in (0, 1)]
     reach = game.reaches(sigma)
@@ -771,6 +775,8 @@ def solve(
                 reach[p] = game.reach(p, sigma[p])
         if check_every and t % check_every == 0:
             trace.append((t, _exploitability(game, _normalise(average, masks))[0]))
+            if 1000 * trace[-1][1] / tree.root_pot <= target_milli_pot:
+                break
     avg = _normalise(average, masks)
     expl, brs, value = _exploitability(game, avg)
     side = game.side[spot.actor]
@@ -802,7 +808,7 @@ def solve(
         best_responses=(brs[0], brs[1]),
         value=value[spot.actor],
         root_pot=tree.root_pot,
-        iterations=iterations,
+        iterations=t,
         nodes=tree.n_nodes,
         buckets=game.k,
         combo_counts=(len(s0.combos), len(s1.combos)),

@@ -107,6 +107,10 @@ def test_exploitability_falls_below_a_bound_as_iterations_grow() -> None:
     assert sol.best_responses[spot.actor] >= sol.value - 1e-9
     assert len(sol.labels) == 5 and sol.strategy.sum() == pytest.approx(1.0)
     assert np.allclose(sol.range_strategy.sum(axis=1), 1.0)
+    early = solve(spot, (w, w), iterations=400, check_every=25, target_milli_pot=5.0)  # stops at the first check
+    first = min(t for t, e in sol.trace if 1000 * e / sol.root_pot <= 5.0)  # under 5 per mille
+    assert early.iterations == first < 400 and early.milli_pot <= 5.0
+    assert np.array_equal(early.trace, sol.trace[: len(early.trace)])
 
 
 def _weight(holdings: np.ndarray) -> np.ndarray:
