@@ -1,68 +1,101 @@
 """A heads-up river re-solver: discounted CFR over two ranges, exact multi-deck showdowns (issue 50, item 2).
 
 A prototype that lives in the lab until it is measured to beat today's Strong; nothing in the product
-imports it.
+imports it.  It solves the river only; the turn and the flop are not done (see the end).
 
 **What is solved.**  The rest of the hand from a decision on the river, heads-up: the pot, both players'
 bets so far on the street, their stacks, who acts and how many bets and raises the street has seen
 (:class:`RiverSpot`), and a range for each player (player 0 acts first on the street, player 1 last).  The
 game is the betting tree of :class:`Actions` over those two ranges; chance deals the pair of holdings.
-A solve returns the acting player's average strategy at the root for its actual holding and for every
-holding of its range (:class:`Solution`).
+A solve (:func:`solve`) returns the acting player's average strategy at the root for its actual holding and
+for every holding of its range, the other player's answer to each root action over its whole range, and
+the exploitability (:class:`Solution`).
 
 **Cards.**  The holdings are pairs of *physical* cards of the shoe (``Card.index``) that the acting player
-has not seen: the board, its own hole cards and its own burn (``dead``) are taken out.  With several decks
+has not seen: the board and its own burn (``dead``) are taken out of the shoe; its own hole cards are not
+(its range may hold them), but every count against its actual holding leaves them out.  With several decks
 two A♠ are two cards, so a holding can be A♠A♠, and a player holding one A♠ leaves the others possible
 for the opponent.  Holdings with the same two faces play the same (deck numbers never change strength and
-no player can tell them apart), so the solver works on *face combos*: a face combo ``{f, g}`` stands for its
-``r_f·r_g`` physical holdings (``r_f(r_f-1)/2`` for a pair of one face), ``r_f`` being the unseen copies
-of face ``f``.  A range gives a weight per physical holding; :func:`combo_weights` averages a weight per
-physical holding over each face combo (exact when the weights do not depend on deck numbers, which is
-the only kind of range a player can hold).  Card removal is counted exactly: for face combos ``A`` and
-``B`` the number of (holding of ``A``, holding of ``B``) pairs with no physical card in common is
-``|A|·|B|`` times ``C(r_f - a_f, b_f) / C(r_f, b_f)`` for each face ``f`` they share (``a_f``, ``b_f``
-copies of ``f`` in each); :func:`compat` computes it.  Showdowns use the project's evaluator
-(``evaluate.rank_batch``, the compiled batch kernel): win, tie or lose for every pair of face combos on the
-board, weighted by the compatible pairs, so the showdown values are exact for any number of decks.
+no player can tell them apart), so the solver works on *face combos* (at most 1,378): a face combo
+``{f, g}`` stands for its ``r_f·r_g`` physical holdings (``r_f(r_f-1)/2`` for a pair of one face),
+``r_f`` being the unseen copies of face ``f``.  A range gives a weight per physical holding of each face
+combo; :func:`combo_weights` turns weights over physical holdings into that (the mean over each face
+combo: exact when the weights do not depend on deck numbers, the only kind of range a player can hold).
+Card removal is counted exactly: for face combos ``A`` and ``B`` the number of (holding of ``A``, holding
+of ``B``) pairs with no physical card in common is ``|A|·|B|`` times ``C(r_f - a_f, b_f) / C(r_f, b_f)``
+for each face ``f`` they share (``a_f``, ``b_f`` copies of ``f`` in each); :func:`compat` computes it
+densely (the reference), and the universe lists once the few per cent of combo pairs that share a face.
+Showdowns use the project's evaluator (``evaluate.rank_batch``, the compiled batch kernel): a hand value
+per face combo on the board, so win, tie or lose for every pair, weighted by the compatible pairs: the
+showdown values are exact for any number of decks (tested against a brute force over physical holdings).
 
 **Buckets.**  Each player's combos with positive weight are sorted by hand value.  ``max_buckets=None``
 keeps one information set per face combo (no abstraction).  Otherwise combos of equal hand value share a
 bucket (they differ only by card removal) and, when there are more distinct values than ``max_buckets``,
-neighbouring values are merged into buckets of about equal range weight (a value is never split).  The
-acting player's actual holding always has a bucket of its own, so its card removal is exact and it gets a
-strategy even at weight 0.  Bucketing ties strategies only: every showdown and fold value inside the
-bucketed game is still computed from the exact combo-by-combo matrices (summed over the buckets' combos
-with their range weights), so the game solved is "the same game, where a player only learns its bucket".
+neighbouring values are merged into buckets of about equal range weight (a value is never split, so there
+may be fewer buckets than allowed).  The acting player's actual holding always has a bucket of its own, so
+its card removal is exact and it gets a strategy even at weight 0.  Bucketing ties strategies only: the
+fold and showdown values of the bucketed game are sums of the exact combo-by-combo values over each
+bucket's combos, weighted by the range (a product of small matrices over hand values, plus a correction
+for each pair of combos sharing a face), so the game solved is "the same game, where a player only learns
+its bucket".  ``full_check`` plays the bucketed strategy in the game without buckets: on the bench's spots
+32 buckets cost 0.1-1 thousandths of the pot over the bucketed figure (more at 300 iterations, where the
+bucketed game is nearly solved).
 
 **Action abstraction** (:class:`Actions`).  Not facing a bet: check, or bet ⅓, ⅔ or 1 pot, or all in.
 Facing a bet: fold, call, or raise to ``call + fraction × (pot after the call)`` for the same fractions, or
 all in.  Sizes below a minimum bet (one big blind) or a minimum raise (the last increment) are dropped, and
-sizes at or above the effective stack become the all-in.  ``max_bets`` caps the bets and raises of the
-street (counting those made before the root); past it, only fold and call.
+sizes at or above the effective stack become the all-in (what the other can cover; the rest is never at
+stake).  ``max_bets`` (3) caps the bets and raises of the street, counting those made before the root;
+past it, only fold and call.  Pot 10 and 45 behind: 213 nodes.
 
 **Solver.**  Discounted CFR (Brown & Sandholm 2019; α = 1.5, β = 0, γ = 2, as :mod:`.cfr`) with
-simultaneous updates, vectorised over buckets: the tree is walked depth by depth (all nodes of one depth at
-once, padded to the widest action set), and all terminals are valued with two matrix products per player
-(fold values use the weighted compatible-pair matrix ``A``, showdowns also ``E`` = wins plus half the ties).
-:meth:`Solution.exploitability` is the average strategy's NashConv / 2: each player's best response to
-the other's average strategy (exact here: the betting is public, so a max per node and bucket is a best
-response), minus the game's total, halved; in chips, and per thousand of the pot at the root.  There is no
-randomness: a solve is a function of its inputs, the same in any process; the inputs' order (board cards,
-dead cards, the holdings given to :func:`combo_weights`) does not matter.
+alternating updates (simultaneous ones, ``alternating=False``, were ten times further from equilibrium at
+400 iterations), vectorised over buckets: the tree is walked depth by depth (all nodes of one depth at
+once, padded to the widest action set; heads-up one player acts at each depth), and all terminals of a
+player are valued with two matrix products (fold values use the weighted compatible-pair matrix, showdowns
+also the wins-plus-half-ties one).  :attr:`Solution.exploitability` is the average strategy's NashConv / 2:
+each player's best response to the other's average strategy (exact here: the betting is public, so a max
+per node and bucket is a best response), minus the game's total, halved; in chips, and per thousand of the
+pot at the root (:attr:`Solution.milli_pot`).  ``check_every`` records it as the iterations go and
+``target_milli_pot`` stops at the first check under a target.
+
+**Deterministic.**  No randomness and no clock: a solve is a function of its inputs, bit for bit the same in
+two calls, in another process (another hash seed, BLAS on one thread) and whatever the order of the board
+cards, the dead cards or the holdings given to :func:`combo_weights` (tested).  It is not smooth in the
+last bits: a 1e-14 relative change in the matrices moved a strategy by up to 0.0025 after 100 iterations
+(regret matching near ties), which is far from a flip but is why two builds of BLAS on other CPUs could
+differ a little.
+
+**Where it stands** (``python -m taiwan_poker_lab.resolve_bench``: 5 seeded spots a deck count, two range
+shapes, a 2-core machine shared with other work, so the times moved by up to 2x between runs).  32 buckets,
+50 iterations: p95 35-46 ms a solve in one run and 48-72 ms in the next, on 2 and 6 decks, counted from the
+cards (the universe about 10 ms, iterations about 0.35-0.4 ms each); 10-20 thousandths of the pot from
+equilibrium.  100 iterations: p95 53-82 ms, then 111-140 ms; 2.5-6.6 thousandths.  96 buckets and 300
+iterations: 0.3-1.4 thousandths in 0.1-0.6 s.  No buckets (1,378 combos): about 4.5 s for 100 iterations.
 
 **Ranges consistent with what Strong played** (not built here; the caller's job).  The range of the acting
 player should be its range at the start of the hand times, at each of its own earlier decisions, the
 probability its policy gave to the action it took with that holding (Bayes with its own strategy, which
 it knows exactly).  Today's Strong does not produce a range strategy, so wiring this in needs either
 Strong's policy asked for every holding at each past decision, or (the goal) the re-solver run at every
-decision, whose :attr:`Solution.range_strategy` is exactly that factor: after the actor takes action
-``a``, its range becomes ``range × range_strategy[:, a]``.  The opponent's range is the read of it (the
-weights the post-flop read gives each holding), passed in as weights.
+decision: :func:`after_action` multiplies a range by the solution's strategy for the action taken, the range
+for the next re-solve.  The opponent's range is the read of it (the weights the post-flop read gives each
+holding), passed in as weights.  Both stay outside this module.
 
-**Left to do.**  The turn (the river card as a chance node, enumerated — at most 52 faces, each with its
-own copies — or sampled, and the river subtrees solved with it), then the flop; speed (the bench,
-``resolve_bench.py``, shows where the river stands against the 50 ms p95 budget: see its output);
-wiring into ``strategy/`` with the ranges above and the parameter set; multi-way pots keep a simpler rule.
+**Left to do.**
+
+* The turn.  The river card is a chance node: up to 52 faces, each with its unseen copies, and card
+  removal changes per card (a holding using the river's face loses a copy).  The bucket-level trick used
+  here needs each bucket's mix of combos fixed by the ranges; after the turn's betting the mix inside a
+  river bucket depends on the turn strategy, so the turn needs either combo-level reach at the river's
+  chance nodes (1,378 combos x 48 river cards x the river tree: a far smaller river action set, or river
+  cards sampled) or buckets on the turn that the river keeps.  Then the flop (the same, two levels deep).
+* Speed: the iterations are bound by NumPy's per-call cost (about 60 calls a half-iteration), not by the
+  buckets; a compiled loop, a smaller tree, or warm starts from the previous decision's solve would buy
+  the rest of the budget.
+* Wiring into ``strategy/``: ranges as above, the opponent's read, the parameter set, the coach; then
+  measured against today's Strong heads-up.  Multi-way pots keep a simpler rule.
 """
 
 from __future__ import annotations
