@@ -392,9 +392,9 @@ def build_tree(spot: RiverSpot, actions: Actions = Actions()) -> Tree:
         labels[node] = tuple(names)
         amounts[node] = tuple(total - s_me for _, total, _ in moves)
     n = len(kind)
-    # breadth-first numbering: nodes were created level by level, but children of one node are created
-    # before the next node of the same depth is expanded, so renumber by (depth, creation)
-    order = sorted(range(n), key=lambda i: (depth[i], i))
+    # decision nodes first, depth by depth, then the folds, then the showdowns: every level of decisions
+    # and each kind of terminal is a contiguous run of nodes (slices, not gathers, in the solver's loops)
+    order = sorted(range(n), key=lambda i: (kind[i], depth[i], i))
     new = np.empty(n, dtype=np.int64)
     new[order] = np.arange(n)
     width = max(len(k) for k in kids)
@@ -698,19 +698,26 @@ class _Game:
             self.sd_add.append(tree.added[self.sd_nodes, p])
         self.sd_pot = pot_sd
         self.rows = [tree.local[d] for d in tree.depth_nodes]
+        for d in (*tree.depth_nodes, *self.rows, self.fold_nodes, self.sd_nodes, self.term):
+            assert len(d) == 0 or np.array_equal(d, np.arange(d[0], d[0] + len(d))), "contiguous runs"
+        self.node_sl = [slice(int(d[0]), int(d[0]) + len(d)) for d in tree.depth_nodes]
+        self.row_sl = [slice(int(r[0]), int(r[0]) + len(r)) for r in self.rows]
+        first = int(self.term[0]) if len(self.term) else 0
+        self.term_sl = slice(first, first + len(self.term))
+        self.fold_sl = slice(first, first + len(self.fold_nodes))
+        self.sd_sl = slice(first + len(self.fold_nodes), first + len(self.term))
         self.count = [int(sum(len(d) for d, a in zip(tree.depth_nodes, tree.depth_actor, strict=True) if a == p))
                       for p in (0, 1)]
         self.width = tree.children.shape[1]
         self.kids = [tree.children[d] for d in tree.depth_nodes]
         masks = [tree.mask[d][:, :, None] for d in tree.depth_nodes]
-        self.levels_up = list(zip(tree.depth_nodes, tree.depth_actor, self.rows, self.kids, masks, strict=True))[::-1]
+        self.levels_up = list(zip(self.node_sl, tree.depth_actor, self.row_sl, self.kids, masks, strict=True))[::-1]
         del n
 
     def reach(self, q: int, sigma: FloatArray) -> FloatArray:
         """Player ``q``'s own reach of every node under its strategy ``sigma`` (it depends on nothing else)."""
         reach = np.ones((self.tree.n_nodes + 1, self.k[q]))
-        for nodes, p, rows, ch in zip(self.tree.depth_nodes, self.tree.depth_actor, self.rows, self.kids,
-                                      strict=True):
+        for nodes, p, rows, ch in zip(self.node_sl, self.tree.depth_actor, self.row_sl, self.kids, strict=True):
             r = reach[nodes][:, None, :]
             reach[ch] = r * sigma[rows] if q == p else r
         return reach
@@ -722,12 +729,12 @@ class _Game:
         """Values for ``p`` at every node (terminals filled), given the other's reach."""
         s = self.side[p]
         v = np.zeros((self.tree.n_nodes + 1, self.k[p]))
-        ro = reach_other[self.term]
+        ro = reach_other[self.term_sl]
         a = ro @ s.fold.T
         f = self.nf
-        v[self.fold_nodes] = self.fold_u[p][:, None] * a[:f]
+        v[self.fold_sl] = self.fold_u[p][:, None] * a[:f]
         e = ro[f:] @ s.equity.T
-        v[self.sd_nodes] = self.sd_pot[:, None] * e - self.sd_add[p][:, None] * a[f:]
+        v[self.sd_sl] = self.sd_pot[:, None] * e - self.sd_add[p][:, None] * a[f:]
         return v
 
     def backward(self, p: int, v: FloatArray, sigma: FloatArray | None,
