@@ -385,7 +385,7 @@ def build_tree(spot: RiverSpot, actions: Actions = Actions()) -> Tree:
         for label, total, _ in moves:
             amount = total - s_me
             if label in (BET, RAISE):
-                label = f"{label} {amount:.4g} ({amount / (pot[node] + s_other - s_me):.0%} pot)"
+                label = f"{label} {amount:.4g} ({(total - s_other) / (pot[node] + s_other - s_me):.0%} pot)"
             elif label in (CALL, ALLIN):
                 label = f"{label} {amount:.4g}"
             names.append(label)

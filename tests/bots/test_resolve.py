@@ -242,7 +242,9 @@ def test_facing_a_bet_the_nuts_never_fold_and_air_never_calls() -> None:
         u = universe(spot)
         w = np.ones(len(u.faces))
         sol = solve(spot, (w, w), iterations=200)
-        assert sol.labels[:2] == ("fold", "call 10") and sol.labels[-1] == "all-in 40"  # what player 1 can cover
+        # raises to call + a third or two thirds of the pot after the call (30); a pot raise is the all-in, 40,
+        # what player 1 can cover
+        assert sol.labels == ("fold", "call 10", "raise 20 (33% pot)", "raise 30 (67% pot)", "all-in 40")
         assert sol.strategy.sum() == pytest.approx(1.0)
         if folds:
             assert sol.strategy[0] > 0.99
