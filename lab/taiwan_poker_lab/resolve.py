@@ -68,11 +68,15 @@ last bits: a 1e-14 relative change in the matrices moved a strategy by up to 0.0
 differ a little.
 
 **Where it stands** (``python -m taiwan_poker_lab.resolve_bench``: 5 seeded spots a deck count, two range
-shapes, a 2-core machine shared with other work, so the times moved by up to 2x between runs).  32 buckets,
-50 iterations: p95 35-46 ms a solve in one run and 48-72 ms in the next, on 2 and 6 decks, counted from the
-cards (the universe about 10 ms, iterations about 0.35-0.4 ms each); 10-20 thousandths of the pot from
-equilibrium.  100 iterations: p95 53-82 ms, then 111-140 ms; 2.5-6.6 thousandths.  96 buckets and 300
-iterations: 0.3-1.4 thousandths in 0.1-0.6 s.  No buckets (1,378 combos): about 4.5 s for 100 iterations.
+shapes, on a 2-core machine shared with other work, so the CPU time of the process is the steadier figure;
+the wall clock was 1-1.5x it at a load of 3 and up to 10x at a load of 8-15).  p95 over the spots, 2 and 6
+decks, from the cards (the universe is about 10 ms of it; an iteration about 0.35-0.5 ms):
+
+* 32 buckets, 50 iterations: 34-48 ms CPU; 10-20 thousandths of the pot from equilibrium (10-21 played
+  without buckets);
+* 32 buckets, 100 iterations: 48-62 ms CPU; 2.5-6.6 thousandths (3.7-6.7 without buckets);
+* 96 buckets, 300 iterations: 166-222 ms CPU; 0.3-1.4 thousandths (0.8-3.8 without buckets);
+* no buckets (1,378 combos): about 4.5 s for 100 iterations.
 
 **Ranges consistent with what Strong played** (not built here; the caller's job).  The range of the acting
 player should be its range at the start of the hand times, at each of its own earlier decisions, the
