@@ -14,6 +14,9 @@ Ranges: ``wide`` gives every holding the same weight (a river checked through); 
 bettor (player 1) its best 35 % and worst 15 % of holdings at full weight and the rest at 0.1, and the
 other player everything between its best 10 % and worst 30 % — shapes only, not Strong's ranges.
 
+``--steadiness`` prints only how far the answer moves when the read of the opponent moves (the issue's
+smoothness target), which the full run prints last.
+
 Run one process at a time (BLAS is held to one thread).
 """
 
@@ -30,6 +33,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from taiwan_poker.cards import deal
 
@@ -123,14 +127,71 @@ def run(decks_list: tuple[int, ...], count: int, settings: tuple[Setting, ...], 
               f"(x{cpu95 / 50:.1f} the budget); median {median}")
 
 
+def _shift(u: Universe, w: FloatArray, amount: float) -> FloatArray:
+    """``w`` with ``amount`` of its weight moved from its stronger half to its weaker half."""
+    q = _percentile(u)
+    mass = w * u.counts
+    weak, strong = q < 0.5, q >= 0.5
+    out = w.copy()
+    out[weak] *= 1 + amount * mass.sum() / mass[weak].sum()
+    out[strong] *= 1 - amount * mass.sum() / mass[strong].sum()
+    return out
+
+
+def steadiness(decks_list: tuple[int, ...], count: int, iterations: tuple[int, ...], amount: float = 0.05) -> None:
+    """How far the answer moves when the read of the opponent moves ``amount`` of its weight to its weaker
+    half (the issue's target: a 0.05 change in a read moves no action's probability by more than 0.15).
+
+    Two decisions a spot, polar ranges, 32 buckets: player 1 after a check (its read of player 0 moves), and
+    player 0 facing a pot bet (its read of the bettor moves: more bluffs).  Printed: the largest change of any
+    action's probability for the actual holding, over every holding of the range, and of the range's
+    action frequencies.
+    """
+    print(f"\nsteadiness: the opponent's read moves {amount:.0%} of its weight to its weaker half "
+          "(largest change of an action's probability)")
+    print(f"{'decks':>5} {'spot':>4} {'decision':>14} {'iters':>5} {'holding':>8} {'any holding':>11} {'range':>6}")
+    for decks in decks_list:
+        for n, base in enumerate(spots(decks, count)):
+            for kind in ("ip after check", "oop facing pot"):
+                if kind == "ip after check":
+                    spot = RiverSpot(decks=base.decks, board=base.board, hole=base.hole, dead=base.dead,
+                                     pot=base.pot, stacks=base.stacks, actor=1)
+                else:
+                    spot = RiverSpot(decks=base.decks, board=base.board, hole=base.hole, dead=base.dead,
+                                     pot=base.pot, stacks=(45.0, 35.0), actor=0, bets=(0.0, 10.0), bets_made=1)
+                u = universe(spot)
+                w = ranges(u, "polar")
+                other = 1 - spot.actor
+                moved = (w[0], _shift(u, w[1], amount)) if other == 1 else (_shift(u, w[0], amount), w[1])
+                for its in iterations:
+                    a = solve(spot, w, iterations=its, max_buckets=32)
+                    b = solve(spot, moved, iterations=its, max_buckets=32)
+                    mine = w[spot.actor][_rows(u, a.combos)] * u.counts[_rows(u, a.combos)]
+                    freq_a = mine @ a.range_strategy / mine.sum()
+                    freq_b = mine @ b.range_strategy / mine.sum()
+                    print(f"{decks:>5} {n:>4} {kind:>14} {its:>5} {np.abs(a.strategy - b.strategy).max():>8.2f} "
+                          f"{np.abs(a.range_strategy - b.range_strategy).max():>11.2f} "
+                          f"{np.abs(freq_a - freq_b).max():>6.3f}", flush=True)
+
+
+def _rows(u: Universe, faces: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    lookup = np.full((52, 52), -1, dtype=np.int64)
+    lookup[u.faces[:, 0], u.faces[:, 1]] = np.arange(len(u.faces))
+    out: npt.NDArray[np.int64] = lookup[faces[:, 0], faces[:, 1]]
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--spots", type=int, default=3, help="spots per deck count")
     parser.add_argument("--decks", type=int, nargs="+", default=[2, 6])
     parser.add_argument("--exact", action="store_true", help="also solve without buckets (slow)")
+    parser.add_argument("--steadiness", action="store_true", help="only the steadiness check")
     args = parser.parse_args()
     settings = SETTINGS + ((Setting("exact x100", 100, None),) if args.exact else ())
-    run(tuple(args.decks), args.spots, settings, ("wide", "polar"))
+    if not args.steadiness:
+        run(tuple(args.decks), args.spots, settings, ("wide", "polar"))
+    steadiness(tuple(args.decks), args.spots, (100, 300))
 
 
 if __name__ == "__main__":
