@@ -5,9 +5,7 @@
 
 from __future__ import annotations
 
-import asyncio
-
-import websockets
+from websockets.sync.client import connect
 
 from taiwan_poker.web.ws_protocol import SERVER_WINDOW_BITS
 
@@ -15,12 +13,8 @@ from taiwan_poker.web.ws_protocol import SERVER_WINDOW_BITS
 def test_the_server_offers_an_8_kib_compression_window(server: str) -> None:
     """A real ``taiwan-poker serve`` negotiates permessage-deflate with ``server_max_window_bits=13``."""
     url = server.replace("http://", "ws://") + "/ws/rooms/NOSUCH"
-
-    async def handshake() -> str:
-        async with websockets.connect(url, compression="deflate") as ws:
-            assert ws.response is not None
-            return str(ws.response.headers.get("Sec-WebSocket-Extensions", ""))
-
-    offered = asyncio.run(handshake())
+    with connect(url, compression="deflate") as ws:  # sync: browser tests keep an event loop in this thread
+        assert ws.response is not None
+        offered = str(ws.response.headers.get("Sec-WebSocket-Extensions", ""))
     assert SERVER_WINDOW_BITS == 13
     assert "permessage-deflate" in offered and "server_max_window_bits=13" in offered, offered
