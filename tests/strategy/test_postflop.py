@@ -196,7 +196,8 @@ def test_a_player_who_jams_often_is_called_by_every_hand_that_beats_the_price_ag
     jammer's range is read as the nuts-heavy one a sound player jams with; seen jamming nearly all its unbet
     flop decisions (110 of 120), its range is at worst the strongest seven eighths of what it held, and every hand
     whose equity against that beats the price calls: the range folds less (here a little: the checked range
-    holds few such hands)."""
+    holds few such hands).  Issue 50 (smooth): the jamming share is read over a window of shares under the one
+    seen, so a hand that beats the price against the strongest range at each of them never folds."""
     hand = flop_spot(4, "allin")
     v = seat_view(hand, hand.to_act)
     jammer = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(0, 110) + (0,) * 10)
@@ -212,7 +213,8 @@ def test_a_player_who_jams_often_is_called_by_every_hand_that_beats_the_price_ag
     for other, _ in own_holdings(at, sit):
         plan = strategy(other)
         assert plan.situation is not None and plan.situation.floor_equity is not None
-        if plan.situation.floor_equity > plan.price:
+        if plan.situation.floor_fold == 0.0:  # beats the price at every share of the window
+            assert plan.situation.floor_equity > plan.price
             assert plan.probability(other, FOLD) == 0.0
             checked += 1
     assert checked > 10
@@ -299,7 +301,10 @@ def test_a_check_keeps_some_value_hands_against_a_player_who_folds_to_bets() -> 
 def test_a_bet_of_many_pots_is_answered_by_the_price_not_the_minimum_defence() -> None:
     """Issue 22 (LBR jams 50 pots into a limped pot and is called by the top of a checked range that cannot
     beat it): facing a bet of 19 pots or more, the minimum defence (the top 2 % calling whatever) no longer
-    answers; the price does.  Every hand well under the price folds; one over it never does."""
+    answers; the price does.  Issue 50 (smooth): each reading, the read's and the solved game's, answers by the
+    price against its own range, and the two answers are mixed by the trust in solving; so a hand well under the
+    price in a reading folds as much as that reading weighs (and the jam is not one the player makes too often:
+    :func:`~taiwan_poker.strategy.postflop.frequency_floor`), and one over it in both never folds."""
     under = 0
     for seed in range(1, 13):
         hand = played(seed, ("call", "check", "check", "allin"))  # a limped pot, checked to the button: a jam
@@ -311,11 +316,16 @@ def test_a_bet_of_many_pots_is_answered_by_the_price_not_the_minimum_defence() -
             sit = plan.situation
             assert sit is not None and plan.equity is not None
             fold = plan.probability(h, FOLD)
-            if plan.equity > plan.price or (sit.floor_equity is not None and sit.floor_equity > plan.price):
+            w = sit.solved if sit.defence is not None else 0.0
+            readings = [(sit.read_equity, 1 - w), (sit.node_equity, w)]
+            if all(e > plan.price for e, _ in readings) or (sit.floor_equity is not None and sit.floor_fold == 0.0):
                 assert fold == 0.0
-            elif plan.equity < plan.price - 0.04:
-                assert fold > 0.95, (plan.equity, plan.price, fold, sit.place)
-                under += 1
+            elif all(e > plan.price or e < plan.price - 0.04 for e, _ in readings):
+                weighs = sum(wt for e, wt in readings if e < plan.price - 0.04)
+                if sit.floor_equity is not None:  # as far as the jam is not one this player makes too often
+                    weighs *= sit.floor_fold
+                assert fold == pytest.approx(weighs, abs=1e-9), (readings, plan.price, fold, sit.place)
+                under += weighs > 0.5
     assert under >= 3
 
 
@@ -463,7 +473,7 @@ def test_a_big_bettor_who_shows_down_strong_hands_is_answered_by_the_price_again
         return seen_as(v, h)
 
     strong, unseen, weak = at((30, 30 * 900, 0, 0, 0, 0)), at((0,) * 6), at((30, 30 * 500, 0, 0, 0, 0))
-    assert shown_value(Habits(big_strength=(30, 30 * 900, 0, 0, 0, 0)), 1) > 0.8
+    assert shown_value(Habits(big_strength=(30, 30 * 900, 0, 0, 0, 0)), 1) > 0.6
     assert shown_value(Habits(), 1) == 0.0 == shown_value(Habits(big_strength=(30, 30 * 500, 0, 0, 0, 0)), 1)
     assert own_range_folds(strong)[0] > own_range_folds(unseen)[0] + 0.01 > own_range_folds(weak)[0] + 0.01
 
@@ -471,7 +481,8 @@ def test_a_big_bettor_who_shows_down_strong_hands_is_answered_by_the_price_again
 def test_the_minimum_defence_against_a_big_bet_is_waived_for_a_bettor_who_showed_strong_hands() -> None:
     """Issue 22, item 3: facing a bet of nine pots the top ``1 − α`` of the range never folds (the minimum
     defence), unless the bettor showed down strong hands after its big bets: then a top hand that does not beat
-    the price against its strongest range may fold."""
+    the price against its strongest range may fold (issue 50: the waiver grows with the strength shown over a
+    wide ramp, so a little less than before: at most about half here)."""
     hand = flop_spot(4, "bet 900")
     v = seat_view(hand, hand.to_act)
 
@@ -489,7 +500,7 @@ def test_the_minimum_defence_against_a_big_bet_is_waived_for_a_bettor_who_showed
 
     base = Habits(street_spots=(120, 0, 0, 0, 0, 0), big_bets=(25,) + (0,) * 11)
     assert top_folds(base) < 0.05
-    assert top_folds(replace(base, big_strength=(30, 30 * 900, 0, 0, 0, 0))) > 0.5
+    assert top_folds(replace(base, big_strength=(30, 30 * 900, 0, 0, 0, 0))) > 0.4
 
 
 @pytest.mark.parametrize("seed", [0, 1, 3, 4, 6, 7])

@@ -15,10 +15,11 @@ the minimum defence ``1 − α`` with ``α = c/P``), **heads-up**: the one-bet g
 of :mod:`.defence` is solved at the decision point (the bettor's range before
 its bet against the seat's own, check-down payoffs): against the bettor's
 range *at the size it bet* as that game has it, the hand folds when its place
-is below the game's fold share (at most ``α``).  How far that answers the bet
-rather than the read below is the bettor's habits (:func:`trust_in_solving`);
-equity and place blend the two, and a hand whose blended equity beats the
-price is never folded.  A bet of many pots (α from 0.85, fully at 0.95:
+is below the game's fold share (at most ``α``), and never when its equity
+against that range beats the price.  Each reading, the solved game's and the
+read's below, answers the bet in full, with its own equity and place, and the
+two answers are mixed by the trust in solving, a habit read
+(:func:`trust_in_solving`).  A bet of many pots (α from 0.85, fully at 0.95:
 6 to 19 pots and more) is answered by the price alone, not by the minimum
 defence: the top of a range that cannot beat the bet folds, for the bet
 risks far more than the pot it could steal.  Yet from 4 pots up to those 19
@@ -28,12 +29,14 @@ bettor who jams the turn whenever the range folds to it is otherwise paid
 by nothing).  Against a big bettor who won
 more of its showdowns after big bets than ``1 − price`` (its calls paid too
 little), the price against the strongest range that bets so big so often
-answers too, as far as the showdowns seen allow; and on the river, against a
+answers too, as far as the showdowns seen allow (that frequency read is
+averaged over a window of rates, :func:`rate_window`); and on the river, against a
 bettor whose river bets of any size won more of their showdowns than that,
 the price against the strongest range betting as often folds more, but never
 past the minimum defence (from the bottom of the range).  **Multi-way** the read's
 range answers: a hand whose equity beats the price is never folded (nor one
-within a tenth of it: the estimate is noisy); otherwise the hand folds when
+within a tenth of it: the estimate is noisy; the fold fades in linearly
+under that); otherwise the hand folds when
 its place is below ``α^(1/k)`` (``k`` players share the defence), so the range
 as a whole folds at most ``α``, at every size — no fixed equity margin; facing
 a raise only the price counts (raises are read as mostly value).  The top 12 % of the
@@ -45,7 +48,9 @@ instead of folding.
 30 %, 24 % of it on the flop, turn and river heads-up in position; less out
 of position and multi-way), the stronger the hand the larger the size (a
 third, two thirds, the pot; all in when the stack is short), and a fifth of
-the very best hands out of position check to trap on the flop and turn;
+the very best hands out of position check to trap on the flop and turn
+(against a player keen to bet when checked to, more: up to all of the top
+quarter, on every street);
 and a check keeps 15 % of the value hands everywhere but in position on the
 river (the read of a check already assumes so), against players who fold
 to bets: a checked range that holds no strong hands is bet into at will.
@@ -55,11 +60,15 @@ the size honest: ``V·f/(1 + f)`` at size ``f``, more on earlier streets
 (``ζ`` of :mod:`.range_read`), a third as many multi-way.
 
 Every boundary is a smooth step, so near it the hand mixes (the coach shows
-the split).  :func:`action_values` estimates each action's value in chips for
-the coach and the review: fold 0; check or call the equity's share of the
-pot; a bet the pot when everyone folds (each opponent folding as this
-strategy would, against the bettor's range narrowed by the bet) plus the
-showdown against those who call.
+the split); every answer by the price is a linear ramp up to it, and every
+habit read enters through a linear ramp or a window no steeper than 3 (issue
+50: a read's share moved by 0.05 moves no probability by more than 0.15,
+``tests/strategy/test_smooth.py``).  The numbers are :class:`~.params.Params`.
+:func:`action_values` estimates each action's value in chips for the coach
+and the review: fold 0; check or call the equity's share of the pot; a bet
+the pot when everyone folds (each opponent folding as this strategy would,
+against the bettor's range narrowed by the bet) plus the showdown against
+those who call.
 """
 
 from __future__ import annotations
@@ -115,6 +124,8 @@ class Situation:
     floor_equity: float | None = None  # heads-up facing a big bet: against the strongest range betting as often
     value_equity: float | None = None  # heads-up facing a river bet from a player whose river bets win: ditto
     value_sure: float = 0.0  # ... how sure its river bets are value (:func:`river_value_betting`)
+    floor_fold: float = 0.0  # the price's answer against floor_equity over the window of rates (:func:`rate_window`)
+    value_fold: float = 0.0  # ... and against value_equity
     params: Params = SHIPPED  # the parameters it was read with (the values of actions use them too)
 
 
@@ -165,14 +176,26 @@ def situation(v: SeatView, p: Params = SHIPPED) -> Situation:
         equity = solved * node_equity + (1 - solved) * equity
         place = solved * node_place + (1 - solved) * place
     floor = value_eq = None
-    sure = 0.0
+    sure = floor_fold = value_fold = 0.0
     if mine is not None and len(v.opponents) == 1 and v.opponents[0] in hero_score:
         s = v.opponents[0]
-        floor = frequency_floor(v, read, standing, hero_score[s], hero_count[s], known, p)
+        floors = frequency_floor(v, read, standing, hero_score[s], hero_count[s], known, p)
+        if floors is not None:
+            floor, floor_fold = float(floors[0]), _window_fold(floors, v.price(), p)
         if v.street == 3 and (sure := river_value_betting(v, v.price(), p)) > 0:
-            value_eq = river_value_equity(v, read, standing, hero_score[s], hero_count[s], known, p)
+            values_eq = river_value_equity(v, read, standing, hero_score[s], hero_count[s], known, p)
+            if values_eq is not None:
+                value_eq, value_fold = float(values_eq[0]), _window_fold(values_eq, v.price(), p)
     return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count, standing, dfn, solved,
-                     read_equity, read_place, node_equity, node_place, floor, value_eq, sure, p)
+                     read_equity, read_place, node_equity, node_place, floor, value_eq, sure, floor_fold, value_fold,
+                     p)
+
+
+def _window_fold(equities: FloatArray, price: float, p: Params) -> float:
+    """The price's answer (:func:`_price_fold` over ``floor_width``) averaged over the window of rates."""
+    ok = equities[~np.isnan(equities)]
+    fp = p.facing
+    return float(np.mean(1.0 - np.clip((ok - (price - fp.floor_width)) / fp.floor_width, 0.0, 1.0)))
 
 
 def _bet_faced(v: SeatView, read: HandRead, standing: RangeStanding) -> StreetAction | None:
@@ -194,12 +217,35 @@ def _range_before(v: SeatView, read: HandRead, s: int, p: Params) -> FloatArray:
 
 def top_share(weights: FloatArray, strength: FloatArray, share: float) -> FloatArray:
     """The strongest ``share`` of a range's mass (by ``strength``; the holding on the edge in part)."""
+    out: FloatArray = top_shares(weights, strength, np.array([share]))[0]
+    return out
+
+
+def top_shares(weights: FloatArray, strength: FloatArray, shares: FloatArray) -> FloatArray:
+    """:func:`top_share` for each of ``shares`` (one row each)."""
     order = np.argsort(-strength, kind="stable")
     w = weights[order]
-    room = share * float(weights.sum()) - (np.cumsum(w) - w)
-    out = np.zeros_like(weights)
-    out[order] = np.clip(room, 0.0, w)
+    room = shares[:, None] * float(weights.sum()) - (np.cumsum(w) - w)[None, :]
+    out = np.zeros((len(shares), len(weights)))
+    out[:, order] = np.clip(room, 0.0, w[None, :])
     return out
+
+
+def strength_window(strength: float, p: Params) -> FloatArray:
+    """The mean strengths shown that a frequency read averages over: the one read first, then up to
+    ``strength_window`` over it (the stronger, the more careful), as :func:`rate_window`."""
+    fp = p.facing
+    return np.asarray(np.minimum(strength + np.linspace(0.0, fp.strength_window, fp.floor_points), 1.0),
+                      dtype=np.float64)
+
+
+def rate_window(rate: float, p: Params) -> FloatArray:
+    """The rates a frequency read averages over: the rate seen first, then down to ``floor_window`` under it
+    (evenly, ``floor_points`` of them; none under a thousandth).  A hand calls in the proportion of them against
+    whose strongest range it beats the price, so a read rate that moves by ``d`` moves the answer by at most
+    about ``d / floor_window``."""
+    fp = p.facing
+    return np.asarray(np.maximum(rate - np.linspace(0.0, fp.floor_window, fp.floor_points), 1e-3), dtype=np.float64)
 
 
 def value_betting(v: SeatView, price: float, p: Params = SHIPPED) -> float:
@@ -242,14 +288,17 @@ def _unit(w: FloatArray) -> FloatArray:
 
 
 def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score: FloatArray, count: FloatArray,
-                    known: list[int], p: Params = SHIPPED) -> float | None:
+                    known: list[int], p: Params = SHIPPED) -> FloatArray | None:
     """Heads-up, facing a big bet (:data:`~.habits.BIG` pots or more): the hand's equity against the range of a
     bettor who bets this big as often as the table saw it do there (its habits, per street, unbet or facing a
     bet).  Two readings of that range, blended by :func:`loose_trust` (how many hands it showed down after its
     big bets): the strongest part of its range before the bet with that much mass (the worst case), and its
     range before the bet tilted toward the holdings as strong as those it showed (:func:`shown_range`).  A
     player who overbets half the time cannot hold only the nuts, and one who shows down anything after its
-    big bets bets big with anything: a hand beating the price against that range is a call.  None elsewhere."""
+    big bets bets big with anything: a hand beating the price against that range is a call.  The equities over
+    the window of rates (:func:`rate_window`: the first at the rate seen; NaN where the hand's cards rule that
+    range out; with hands shown after big bets, one per rate and mean strength shown, :func:`strength_window`);
+    None elsewhere."""
     last = _bet_faced(v, read, standing)
     if last is None:
         return None
@@ -259,13 +308,13 @@ def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score:
         return None
     seen = v.habits_of(s) or Habits()
     share = seen.big_rate(v.street, last.level_before > 0, pots, p.habits)
-    before, rho = _strongest_betting(v, read, standing, s, share, p)
+    before, rho = _strongest_betting(v, read, standing, s, rate_window(share, p), p)
     trust = loose_trust(seen, v.street, p)
-    if trust > 0 and before.sum() > 0:
+    if trust > 0 and before.sum() > 0:  # rates × mean strengths shown: each pair's blend of the two readings
         strength = seen.big_bet_strength(*_shown_streets(v.street), p=p.habits)
-        shown = shown_range(before, read.street.strengths[s], strength)
-        rho = (1 - trust) * rho + trust * _unit(shown)
-    return _share_against(rho, read, s, score, count, known)
+        shown = shown_ranges(before, read.street.strengths[s], strength_window(strength, p))
+        rho = ((1 - trust) * rho[:, None, :] + trust * shown[None, :, :]).reshape(-1, len(before))
+    return _shares_against(rho, read, s, score, count, known)
 
 
 def _shown_streets(street: int) -> tuple[int, ...]:
@@ -312,36 +361,66 @@ def shown_range(before: FloatArray, strength: FloatArray, mean: float) -> FloatA
     return np.asarray(e / e.sum(), dtype=np.float64)
 
 
-def _strongest_betting(v: SeatView, read: HandRead, standing: RangeStanding, s: int, share: float, p: Params
-                       ) -> tuple[FloatArray, FloatArray]:
-    """The bettor's range just before its bet, and the strongest ``share`` of it against our range (unit mass)."""
+def shown_ranges(before: FloatArray, strength: FloatArray, means: FloatArray) -> FloatArray:
+    """:func:`shown_range` for each of ``means`` (one row each; the same bisection, side by side)."""
+    w = before * (before > 0)
+    if w.sum() <= 0:
+        return np.zeros((len(means), len(w)))
+    on = w > 0
+    x = strength - float(strength[on].mean())
+    lo, hi = np.full(len(means), -80.0), np.full(len(means), 80.0)
+
+    def tilt(lam: FloatArray) -> FloatArray:
+        z = lam[:, None] * x[None, :]
+        return np.asarray(w[None, :] * np.exp(z - np.max(np.where(on[None, :], z, -np.inf), axis=1, keepdims=True)),
+                          dtype=np.float64)
+
+    for _ in range(40):
+        lam = (lo + hi) / 2
+        e = tilt(lam)
+        under = (e @ strength) / e.sum(axis=1) < means
+        lo, hi = np.where(under, lam, lo), np.where(under, hi, lam)
+    e = tilt(lo)
+    return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float64)
+
+
+def _strongest_betting(v: SeatView, read: HandRead, standing: RangeStanding, s: int, shares: FloatArray,
+                       p: Params) -> tuple[FloatArray, FloatArray]:
+    """The bettor's range just before its bet, and the strongest of it against our range for each of ``shares``
+    (one row each, unit mass)."""
     sc, ct = standing.pairs[s]
     strength = equity_against((ct - sc).T, ct.T, read.weights[v.seat])  # each of its holdings against our range
     before = _range_before(v, read, s, p)
-    return before, _unit(top_share(before, strength, share))
+    tops = top_shares(before, strength, shares)
+    total = tops.sum(axis=1, keepdims=True)
+    return before, np.divide(tops, total, out=np.zeros_like(tops), where=total > 0)
 
 
-def _share_against(rho: FloatArray, read: HandRead, s: int, score: FloatArray, count: FloatArray,
-                   known: list[int]) -> float | None:
-    """The hand's share against the weights ``rho`` on ``s``'s holdings (those clashing with our cards out)."""
-    rho = rho * _known_mask(read.street.ranges[s].cards, known)
-    den = float((count * rho).sum())
-    return float((score * rho).sum()) / den if den > 0 else None
+def _shares_against(rho: FloatArray, read: HandRead, s: int, score: FloatArray, count: FloatArray,
+                    known: list[int]) -> FloatArray | None:
+    """The hand's share against each row of weights ``rho`` on ``s``'s holdings (those clashing with our cards
+    out; NaN where none is left); None when the first row leaves none."""
+    rho = rho * _known_mask(read.street.ranges[s].cards, known)[None, :]
+    den = rho @ count
+    if not den[0] > 0:
+        return None
+    return np.asarray(np.where(den > 0, (rho @ score) / np.where(den > 0, den, 1.0), np.nan), dtype=np.float64)
 
 
 def river_value_equity(v: SeatView, read: HandRead, standing: RangeStanding, score: FloatArray,
-                       count: FloatArray, known: list[int], p: Params = SHIPPED) -> float | None:
+                       count: FloatArray, known: list[int], p: Params = SHIPPED) -> FloatArray | None:
     """Heads-up, facing a river bet of any size: the hand's equity against the strongest part of the bettor's
     range before the bet that bets as often as the table saw it bet after the flop (or raise, facing a bet):
     the worst case of that frequency, which :func:`facing_bet` answers when the bettor's river bets win their
-    showdowns (:func:`river_value_betting`).  None where no bet is faced."""
+    showdowns (:func:`river_value_betting`).  Over the window of rates, as :func:`frequency_floor`; None where no
+    bet is faced."""
     last = _bet_faced(v, read, standing)
     if last is None:
         return None
     s = v.opponents[0]
     share = (v.habits_of(s) or Habits()).aggression_after(facing_raise(v), p.habits)
-    _, rho = _strongest_betting(v, read, standing, s, share, p)
-    return _share_against(rho, read, s, score, count, known)
+    _, rho = _strongest_betting(v, read, standing, s, rate_window(share, p), p)
+    return _shares_against(rho, read, s, score, count, known)
 
 
 def trust_in_solving(v: SeatView, bettor: int, p: Params = SHIPPED) -> float:
@@ -466,42 +545,23 @@ def fold_limit(v: SeatView, st: Situation, p: Params = SHIPPED) -> float:
 
 
 def facing_bet(v: SeatView, st: Situation, p: Params = SHIPPED) -> Choices:
+    """Facing a bet: the read's answer, and heads-up the solved game's, each played out in full (:func:`_answer`)
+    and mixed by the trust in solving (a habit read, so the answer moves with it no faster than the trust)."""
     fp = p.facing
     price = v.price()
-    q, e = st.place, st.equity
     heads_up = len(v.opponents) == 1
     shown = shown_value(v.habits_of(v.opponents[0]) or Habits(), v.street, p) if heads_up else 0.0
-    fold = _read_fold(v, st.read_equity, st.read_place, _read_alpha(v, st, p), price, p)
+    read_alpha = _read_alpha(v, st, p)
+    read = _answer(v, st, p, st.read_equity, st.read_place, read_alpha,
+                   _read_fold(v, st.read_equity, st.read_place, read_alpha, price, p), shown)
+    fold, value_raise, bluff_raise = read
     if st.defence is not None and st.solved > 0:  # the solved game's fold share (at most α), from the bottom
+        alpha = _solved_alpha(st)
+        solved_fold = _price_fold(st.node_equity, price, fp.price_width) * float(
+            smooth((alpha - st.node_place) / fp.place_width))
+        node = _answer(v, st, p, st.node_equity, st.node_place, alpha, solved_fold, shown)
         w = st.solved
-        solved_fold = 0.0 if st.node_equity > price else float(
-            smooth((_solved_alpha(st) - st.node_place) / fp.place_width))
-        fold = 0.0 if e > price else w * solved_fold + (1 - w) * fold  # e: the two readings' blend
-    big = ramp(st.alpha, fp.overbet)  # a bet many times the pot: the price answers, not the minimum defence
-    if big > 0:
-        fold = 0.0 if e > price else _toward_price(fold, big, e, price, p)
-    if st.floor_equity is not None:
-        if st.floor_equity > price:  # a big bet this player makes too often
-            fold = 0.0
-        elif (sure := max(value_betting(v, price, p), shown)) > 0:
-            # big bets that win their showdowns, or after which strong hands were shown: the price answers
-            fold = _toward_price(fold, sure, st.floor_equity, price, p)
-    if st.value_equity is not None and (sure := st.value_sure) > 0:
-        # river bets that win their showdowns: the price against the strongest range betting so often answers,
-        # but never past the minimum defence (from the bottom of the range: bluffs still break even at most)
-        mdf = float(smooth((_shared_alpha(v, st.alpha) - st.place) / fp.place_width))
-        fold = max(fold, sure * min(float(smooth((price - st.value_equity) / fp.price_width)), mdf))
-    fold = defend_big(v, st, fold, shown, p)
-    alpha = fold_limit(v, st, p)
-    can_raise = v.can(ActionKind.RAISE) or (v.can(ActionKind.ALLIN) and v.stack > v.call_amount)
-    value_raise = bluff_raise = 0.0
-    if can_raise:
-        top = fp.value_top if heads_up else fp.value_top_multiway
-        value_raise = fp.value_raise * float(smooth((q - (1 - top)) / fp.value_raise_width)) * float(
-            smooth((e - fp.value_raise_equity) / fp.value_equity_width))
-        if heads_up and v.street < 3 and fold > 0:
-            bluff_raise = fp.bluff_raise * fold * _band(q, alpha - fp.bluff_band, alpha, fp.bluff_band_width)
-            fold -= bluff_raise
+        fold, value_raise, bluff_raise = (w * x + (1 - w) * y for x, y in zip(node, read, strict=True))
     call = max(0.0, 1.0 - fold - value_raise - bluff_raise)
     raise_action = raise_to(v, v.current_bet + v.pot + v.call_amount)
     if (raise_action.kind is not ActionKind.ALLIN and raise_action.to is not None
@@ -510,37 +570,81 @@ def facing_bet(v: SeatView, st: Situation, p: Params = SHIPPED) -> Choices:
     return [(FOLD, fold), (check_or_call(v), call), (raise_action, value_raise + bluff_raise)]
 
 
-def defend_big(v: SeatView, st: Situation, fold: float, shown: float = 0.0, p: Params = SHIPPED) -> float:
+def _answer(v: SeatView, st: Situation, p: Params, e: float, q: float, alpha: float, fold: float, shown: float
+            ) -> tuple[float, float, float]:
+    """One reading's answer to the bet (the read's, or the solved game's): its fold, value raise and bluff raise,
+    from the hand's equity ``e`` and place ``q`` in that reading, its fold limit ``alpha`` and its own fold.
+
+    A bet of many pots is answered by the price (``overbet``); a big bet this player makes too often by the price
+    against the strongest range betting as often (:func:`frequency_floor`), and more so as its big bets proved
+    value; a river bet from a player whose river bets win, by the price against the strongest range betting so
+    often, never past the minimum defence; a bet of 4 to 19 pots never folds the top ``1 − α`` (:func:`defend_big`).
+    Every answer by the price is a linear ramp from fold (at ``price − width``) to call (at the price): never a fold
+    of a hand that beats the price, and no step."""
+    fp = p.facing
+    price = v.price()
+    heads_up = len(v.opponents) == 1
+    big = ramp(st.alpha, fp.overbet)  # a bet many times the pot: the price answers, not the minimum defence
+    if big > 0:
+        fold = (1 - big) * fold + big * _price_fold(e, price, fp.price_width)
+    if st.floor_equity is not None:  # a big bet this player makes too often: a hand beating that price calls
+        beaten = st.floor_fold
+        # big bets that win their showdowns, or after which strong hands were shown: the price answers
+        sure = max(value_betting(v, price, p), shown)
+        fold = beaten * ((1 - sure) * fold + sure * beaten)
+    if st.value_equity is not None and (sure := st.value_sure) > 0:
+        # river bets that win their showdowns: the price against the strongest range betting so often answers,
+        # but never past the minimum defence (from the bottom of the range: bluffs still break even at most)
+        mdf = float(smooth((_shared_alpha(v, st.alpha) - q) / fp.place_width))
+        fold = max(fold, sure * min(st.value_fold, mdf))
+    fold = defend_big(v, st, fold, shown, p, q)
+    value_raise = bluff_raise = 0.0
+    if v.can(ActionKind.RAISE) or (v.can(ActionKind.ALLIN) and v.stack > v.call_amount):
+        top = fp.value_top if heads_up else fp.value_top_multiway
+        value_raise = fp.value_raise * float(smooth((q - (1 - top)) / fp.value_raise_width)) * float(
+            smooth((e - fp.value_raise_equity) / fp.value_equity_width))
+        if heads_up and v.street < 3 and fold > 0:
+            bluff_raise = fp.bluff_raise * fold * _band(q, alpha - fp.bluff_band, alpha, fp.bluff_band_width)
+            fold -= bluff_raise
+    return fold, value_raise, bluff_raise
+
+
+def _price_fold(equity: float, price: float, width: float) -> float:
+    """The price's answer: fold (1) at ``price − width`` or less, call (0) at the price or more, linear between."""
+    return 1.0 - _linear(equity, price - width, price)
+
+
+def defend_big(v: SeatView, st: Situation, fold: float, shown: float = 0.0, p: Params = SHIPPED,
+               place: float | None = None) -> float:
     """Facing a bet of 4 to 19 pots (α within ``defend_big``, linearly over ``defend_edge`` at both ends),
-    ``fold`` capped by the minimum defence: the top ``1 − α`` of the range by place (``α^(1/k)`` shared by ``k``
-    players) never folds, however the read or the price answers.  Barrels and overbets are read as mostly value,
-    and a bettor who jams the turn and river whenever that range folds is paid nothing by it otherwise; from 19
-    pots the price alone answers (``overbet``).  Waived as far as ``shown`` says a heads-up bettor's big bets are
-    value by the hands it showed down after them (:func:`shown_value`): the top of a range that cannot beat them
-    folds."""
+    ``fold`` capped by the minimum defence: the top ``1 − α`` of the range by place (``place``, by default the
+    situation's; ``α^(1/k)`` shared by ``k`` players) never folds, however the read or the price answers.
+    Barrels and overbets are read as mostly value, and a bettor who jams the turn and river whenever that range
+    folds is paid nothing by it otherwise; from 19 pots the price alone answers (``overbet``).  Waived as far as
+    ``shown`` says a heads-up bettor's big bets are value by the hands it showed down after them
+    (:func:`shown_value`): the top of a range that cannot beat them folds."""
     fp = p.facing
     lo, hi, edge = fp.defend_big.lo, fp.defend_big.hi, fp.defend_edge
     weight = _linear(st.alpha, lo, lo + edge) * (1.0 - _linear(st.alpha, hi - edge, hi)) * (1.0 - shown)
     if weight <= 0:
         return fold
-    least = float(smooth((_shared_alpha(v, st.alpha) - st.place) / fp.place_width))
+    q = st.place if place is None else place
+    least = float(smooth((_shared_alpha(v, st.alpha) - q) / fp.place_width))
     return (1 - weight) * fold + weight * min(fold, least)
 
 
-def _toward_price(fold: float, weight: float, equity: float, price: float, p: Params) -> float:
-    """``fold`` moved by ``weight`` toward the price's answer: fold when ``equity`` is under the price."""
-    return (1 - weight) * fold + weight * float(smooth((price - equity) / p.facing.price_width))
-
-
 def _read_fold(v: SeatView, e: float, q: float, alpha: float, price: float, p: Params) -> float:
-    """The fold of the read alone: never a hand within a tenth of the price; the minimum defence by place; a
-    raise or a later barrel (mostly value) by the price."""
+    """The fold of the read alone: the minimum defence by place, or facing a raise or a later barrel (mostly
+    value) the price; either way none once the equity reaches ``price_safety`` of the price (estimates are
+    noisy), fading linearly over ``safety_width`` under it."""
     fp = p.facing
-    if e > fp.price_safety * price:
+    line = fp.price_safety * price
+    guard = _price_fold(e, line, fp.safety_width)
+    if guard <= 0:
         return 0.0
     if facing_raise(v) or (fp.barrels_by_price and facing_barrel(v)):  # mostly value: the price alone answers
-        return float(smooth((fp.price_safety * price - e) / fp.safety_width))
-    return float(smooth((alpha - q) / fp.place_width))  # the minimum defence against a bet
+        return guard
+    return guard * float(smooth((alpha - q) / fp.place_width))  # the minimum defence against a bet
 
 
 def value_share(v: SeatView, p: Params = SHIPPED) -> float:
@@ -614,11 +718,11 @@ def no_bet(v: SeatView, st: Situation, p: Params = SHIPPED) -> Choices:
                              ) if in_range > 0.01 else 0.0
     last = in_position(v.seat, v.button, v.live, len(v.stacks))
     keep = 0.0 if last and v.street == 3 else rp.check_keep * folding(v, p)  # slow-plays: a check that holds hands
-    if not last:
+    if not last:  # traps: a share of the very top before the river; all of a wider top against an eager bettor
         keen = eagerness(v, p)  # checking to a player who bets whenever checked to: it bets for us
-        if v.street < 3 or keen > 0:
-            keep = max(keep, (rp.trap + (1 - rp.trap) * keen) * float(
-                smooth((q - (rp.trap_from - bp.trap_shift * keen)) / bp.trap_width)))
+        plain = (rp.trap if v.street < 3 else 0.0) * float(smooth((q - rp.trap_from) / bp.trap_width))
+        eager = float(smooth((q - (rp.trap_from - bp.trap_shift)) / bp.trap_width))
+        keep = max(keep, (1 - keen) * plain + keen * eager)
     value *= 1 - keep
     f_bluff, bluff_size = sizes[-1]  # bluffs take the largest size: it needs the fewest of them
     mass = share * f_bluff / (1 + f_bluff) * rp.zeta.of(v.street, 1.0) * (1.0 if heads_up else bp.multiway_bluffs)
