@@ -389,9 +389,10 @@ def snapshot(state: TableState) -> Any:
 
 
 def whole(state: TableState) -> tuple[Any, ...]:
-    """Every field of ``state``, the hands as their snapshots (a hand compares by identity)."""
-    return tuple([h.snapshot() for h in state.hands] if f.name == "hands" else getattr(state, f.name)
-                 for f in dataclasses.fields(state))
+    """Every field of ``state``; of the hands (which compare by identity) the earlier ones themselves (a move never
+    touches them: the same objects) and the last one's snapshot."""
+    return tuple((state.hands[:-1], state.hands[-1].snapshot() if state.hands else None) if f.name == "hands"
+                 else getattr(state, f.name) for f in dataclasses.fields(state))
 
 
 def random_command(t: Table, rng: random.Random) -> Any:
