@@ -3,6 +3,8 @@
 * :mod:`.arena` plays policies against each other (heads-up and six seats), with :mod:`.luck`'s all-in and
   run-out adjustment, and :mod:`.lbr` (local best response) as the exploitability yardstick;
 * :mod:`.exploiters` are the opponents written to beat a leak each (the bully, the jammer, …);
+* :mod:`.params_file` reads and writes Strong's post-flop parameter set (``strategy/params.py``) as JSON: an
+  experiment is a parameter file (``benchmarks/bench_bots.py --params FILE``, ``benchmarks/lbr_paired.py``);
 * :mod:`.lbr_lines` logs LBR's hands against a level and splits its winnings by line (a diagnostic);
 * :mod:`.cfr` is the offline preflop solver (discounted CFR) behind the shipped tables, and :mod:`.calibrate`
   fits the multi-way payoff model it solves with;
