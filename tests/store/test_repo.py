@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 import threading
+from collections.abc import Callable
 
 import pytest
 from sqlalchemy.exc import IntegrityError
@@ -79,27 +80,36 @@ def test_event_log_is_gap_free_and_stale_versions_write_nothing(db: Database) ->
         assert repo.load_events(s, room.id, after=2) == [{"e": 3}]
 
 
-def test_concurrent_appends_at_one_version_leave_exactly_one_applied(db: Database) -> None:
-    with db.transaction() as s:
-        room = repo.insert_room(s.connection(), repo.create_local_member(s, "Host").id, {})
+def race(append: Callable[[int], object], writers: int = 4) -> list[str]:
+    """``append(n)`` for ``writers`` threads released at once: each one's outcome, ``ok`` or ``stale``."""
     outcomes: list[str] = []
-    barrier = threading.Barrier(4)
+    barrier = threading.Barrier(writers)
 
     def writer(n: int) -> None:
         barrier.wait()
         try:
-            with db.transaction() as s:
-                repo.append_events(s, room.id, 0, [{"writer": n}])
+            append(n)
             outcomes.append("ok")
         except repo.StaleVersion:
             outcomes.append("stale")
 
-    threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(writers)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert sorted(outcomes) == ["ok", "stale", "stale", "stale"]
+    return outcomes
+
+
+def test_concurrent_appends_at_one_version_leave_exactly_one_applied(db: Database) -> None:
+    with db.transaction() as s:
+        room = repo.insert_room(s.connection(), repo.create_local_member(s, "Host").id, {})
+
+    def append(n: int) -> None:
+        with db.transaction() as s:
+            repo.append_events(s, room.id, 0, [{"writer": n}])
+
+    assert sorted(race(append)) == ["ok", "stale", "stale", "stale"]
     with db.transaction() as s:
         assert len(repo.load_events(s, room.id)) == 1
 
@@ -168,22 +178,7 @@ def test_a_direct_append_is_all_or_nothing(db: Database) -> None:
     row = repo.room_row(db.engine, room.id)
     assert row is not None and (row.version, row.status, row.deadline, row.rules) == (3, "waiting", None, {"decks": 2})
 
-    outcomes: list[str] = []
-    barrier = threading.Barrier(4)
-
-    def writer(n: int) -> None:
-        barrier.wait()
-        try:
-            repo.append_events_direct(db.direct, room.id, 3, [{"writer": n}], (member.id, f"w{n}"))
-            outcomes.append("ok")
-        except repo.StaleVersion:
-            outcomes.append("stale")
-
-    threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(outcomes) == ["ok", "stale", "stale", "stale"]
+    assert sorted(race(lambda n: repo.append_events_direct(db.direct, room.id, 3, [{"writer": n}],
+                                                           (member.id, f"w{n}")))) == ["ok", "stale", "stale", "stale"]
     with db.transaction() as s:
         assert len(repo.load_events(s, room.id)) == 4

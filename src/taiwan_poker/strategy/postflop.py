@@ -282,11 +282,6 @@ def _linear(x: float, lo: float, hi: float) -> float:
     return float(min(1.0, max(0.0, (x - lo) / (hi - lo))))
 
 
-def _unit(w: FloatArray) -> FloatArray:
-    total = float(w.sum())
-    return w / total if total > 0 else w
-
-
 def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score: FloatArray, count: FloatArray,
                     known: list[int], p: Params = SHIPPED) -> FloatArray | None:
     """Heads-up, facing a big bet (:data:`~.habits.BIG` pots or more): the hand's equity against the range of a
