@@ -8,8 +8,8 @@
 * :mod:`.lbr_lines` logs LBR's hands against a level and splits its winnings by line (a diagnostic);
 * :mod:`.cfr` is the offline preflop solver (discounted CFR) behind the shipped tables, and :mod:`.calibrate`
   fits the multi-way payoff model it solves with;
-* :mod:`.resolve` is a heads-up river re-solver (discounted CFR over two ranges, exact multi-deck showdowns), a
-  prototype for item 2 of issue 50, with :mod:`.resolve_bench` measuring its time and exploitability.
+* :mod:`.resolve_bench` measures the heads-up river re-solver (``taiwan_poker.strategy.resolve``, issue 50 item
+  2): its time, its exploitability and how far it moves when a read moves.
 
 The product (``taiwan_poker``) never imports this package and its wheel does not hold it; the tests, the
 benchmarks and ``scripts/`` do (``python3 dev.py`` puts ``lab/`` on the virtual environment's path).

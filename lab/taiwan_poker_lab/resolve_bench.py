@@ -36,8 +36,8 @@ import numpy as np
 import numpy.typing as npt
 
 from taiwan_poker.cards import deal
-
-from .resolve import FloatArray, RiverSpot, Universe, _universe, solve, universe
+from taiwan_poker.strategy.params import SHIPPED
+from taiwan_poker.strategy.resolve import FloatArray, RiverSpot, Universe, _universe, solve, universe
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,14 +45,20 @@ class Setting:
     name: str
     iterations: int
     max_buckets: int | None
+    temperature: float = 0.0  # > 0: the logit equilibrium of this temperature (pots), as Strong plays it
+    step: float = 1.0
 
 
+_R = SHIPPED.resolve
+LOGIT = Setting(f"logit x{_R.iterations}", _R.iterations, _R.buckets, _R.temperature, _R.step)  # as Strong plays
 SETTINGS = (
     Setting("b32 x50", 50, 32),
     Setting("b32 x100", 100, 32),
     Setting("b96 x100", 100, 96),
     Setting("b96 x300", 300, 96),
+    LOGIT,
 )
+STEADINESS = (Setting("b32 x100", 100, 32), Setting("b32 x300", 300, 32), LOGIT)
 
 
 def spots(decks: int, count: int) -> list[RiverSpot]:
@@ -98,18 +104,21 @@ def run(decks_list: tuple[int, ...], count: int, settings: tuple[Setting, ...], 
                     start = time.perf_counter()
                     u = universe(spot)
                     w = ranges(u, shape)
-                    sol = solve(spot, w, iterations=1, max_buckets=s.max_buckets)
+                    sol = solve(spot, w, iterations=1, max_buckets=s.max_buckets, temperature=s.temperature,
+                                step=s.step)
                     setup = time.perf_counter() - start  # set-up plus one iteration and the exploitability
                     _universe.cache_clear()
                     start, cpu_start = time.perf_counter(), time.process_time()
                     u = universe(spot)
                     w = ranges(u, shape)
-                    sol = solve(spot, w, iterations=s.iterations, max_buckets=s.max_buckets)
+                    sol = solve(spot, w, iterations=s.iterations, max_buckets=s.max_buckets,
+                                temperature=s.temperature, step=s.step)
                     ms = 1000 * (time.perf_counter() - start)
                     cpu = 1000 * (time.process_time() - cpu_start)
                     times.setdefault((decks, shape, s.name), []).append(ms)
                     cpu_times.setdefault((decks, shape, s.name), []).append(cpu)
-                    full = solve(spot, w, iterations=s.iterations, max_buckets=s.max_buckets, full_check=True)
+                    full = solve(spot, w, iterations=s.iterations, max_buckets=s.max_buckets, full_check=True,
+                                 temperature=s.temperature, step=s.step)
                     assert full.full_exploitability is not None
                     print(f"{decks:>5} {n:>4} {shape:>5} {s.name:>9} {sol.holdings!s:>13} "
                           f"{sol.combo_counts!s:>11} {sol.buckets!s:>9} {sol.nodes:>5} {sol.iterations:>5} "
@@ -138,18 +147,27 @@ def _shift(u: Universe, w: FloatArray, amount: float) -> FloatArray:
     return out
 
 
-def steadiness(decks_list: tuple[int, ...], count: int, iterations: tuple[int, ...], amount: float = 0.05) -> None:
+def steadiness(decks_list: tuple[int, ...], count: int, settings: tuple[Setting, ...] = STEADINESS,
+               amount: float = 0.05, judged: Setting = LOGIT) -> int:
     """How far the answer moves when the read of the opponent moves ``amount`` of its weight to its weaker
-    half (the issue's target: a 0.05 change in a read moves no action's probability by more than 0.15).
+    half (the issue's target: a 0.05 change in a read moves no action's probability by more than 0.15 and
+    never turns a sure call into a sure fold).
 
-    Two decisions a spot, polar ranges, 32 buckets: player 1 after a check (its read of player 0 moves), and
-    player 0 facing a pot bet (its read of the bettor moves: more bluffs).  Printed: the largest change of any
-    action's probability for the actual holding, over every holding of the range, and of the range's
-    action frequencies.
+    Two decisions a spot, polar ranges: player 1 after a check (its read of player 0 moves), and player 0
+    facing a pot bet (its read of the bettor moves: more bluffs).  Printed per setting: the largest change
+    of any action's probability for the actual holding, over every holding of the range, and of the range's
+    action frequencies; the holdings that flip between a fold of 99 % or more and a call of 99 % or more
+    (facing the bet); the exploitability (thousandths of the pot) before the move.  Returns the number of
+    decisions where the ``judged`` setting (the shipped one) moved a probability by more than 0.15 or flipped
+    (0: the target is met).
     """
     print(f"\nsteadiness: the opponent's read moves {amount:.0%} of its weight to its weaker half "
           "(largest change of an action's probability)")
-    print(f"{'decks':>5} {'spot':>4} {'decision':>14} {'iters':>5} {'holding':>8} {'any holding':>11} {'range':>6}")
+    print(f"{'decks':>5} {'spot':>4} {'decision':>14} {'setting':>10} {'holding':>8} {'any holding':>11} "
+          f"{'range':>6} {'flips':>5} {'mpot':>6}")
+    worst: dict[str, float] = {}
+    flips: dict[str, int] = {}
+    misses = 0
     for decks in decks_list:
         for n, base in enumerate(spots(decks, count)):
             for kind in ("ip after check", "oop facing pot"):
@@ -163,15 +181,30 @@ def steadiness(decks_list: tuple[int, ...], count: int, iterations: tuple[int, .
                 w = ranges(u, "polar")
                 other = 1 - spot.actor
                 moved = (w[0], _shift(u, w[1], amount)) if other == 1 else (_shift(u, w[0], amount), w[1])
-                for its in iterations:
-                    a = solve(spot, w, iterations=its, max_buckets=32)
-                    b = solve(spot, moved, iterations=its, max_buckets=32)
+                for s in settings:
+                    kw = {"iterations": s.iterations, "max_buckets": s.max_buckets, "temperature": s.temperature,
+                          "step": s.step}
+                    a = solve(spot, w, **kw)  # type: ignore[arg-type]
+                    b = solve(spot, moved, **kw)  # type: ignore[arg-type]
                     mine = w[spot.actor][_rows(u, a.combos)] * u.counts[_rows(u, a.combos)]
                     freq_a = mine @ a.range_strategy / mine.sum()
                     freq_b = mine @ b.range_strategy / mine.sum()
-                    print(f"{decks:>5} {n:>4} {kind:>14} {its:>5} {np.abs(a.strategy - b.strategy).max():>8.2f} "
-                          f"{np.abs(a.range_strategy - b.range_strategy).max():>11.2f} "
-                          f"{np.abs(freq_a - freq_b).max():>6.3f}", flush=True)
+                    flip = 0
+                    if a.labels[0] == "fold":
+                        fa, fb = a.range_strategy[:, 0], b.range_strategy[:, 0]
+                        ca, cb = a.range_strategy[:, 1], b.range_strategy[:, 1]
+                        flip = int((((fa >= 0.99) & (cb >= 0.99)) | ((ca >= 0.99) & (fb >= 0.99))).sum())
+                    every = float(np.abs(a.range_strategy - b.range_strategy).max())
+                    worst[s.name] = max(worst.get(s.name, 0.0), every)
+                    flips[s.name] = flips.get(s.name, 0) + flip
+                    if s == judged and (every > 0.15 or flip):
+                        misses += 1
+                    print(f"{decks:>5} {n:>4} {kind:>14} {s.name:>10} "
+                          f"{np.abs(a.strategy - b.strategy).max():>8.2f} {every:>11.2f} "
+                          f"{np.abs(freq_a - freq_b).max():>6.3f} {flip:>5} {a.milli_pot:>6.1f}", flush=True)
+    for name, most in worst.items():
+        print(f"  {name:>10}: largest move {most:.3f} (target 0.15), flips {flips[name]}")
+    return misses
 
 
 def _rows(u: Universe, faces: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -191,7 +224,7 @@ def main() -> None:
     settings = SETTINGS + ((Setting("exact x100", 100, None),) if args.exact else ())
     if not args.steadiness:
         run(tuple(args.decks), args.spots, settings, ("wide", "polar"))
-    steadiness(tuple(args.decks), args.spots, (100, 300))
+    steadiness(tuple(args.decks), args.spots)
 
 
 if __name__ == "__main__":

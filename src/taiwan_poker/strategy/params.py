@@ -1,7 +1,8 @@
 """Every tunable number of the strongest level's play after the flop, in one typed, frozen parameter set.
 
 :data:`SHIPPED` holds the values the product plays with; the read (:mod:`.range_read`), the post-flop play
-(:mod:`.postflop`), the one-bet defence (:mod:`.defence`) and the post-flop habit rates (:mod:`.habits`) take a
+(:mod:`.postflop`), the one-bet defence (:mod:`.defence`), the post-flop habit rates (:mod:`.habits`) and the
+heads-up river re-solve (:mod:`.river`) take a
 :class:`Params` (or one of its groups) as an argument, by default these.  An experiment is another parameter set
 (the lab loads one from a JSON file: ``taiwan_poker_lab.params_file``), never a patch of the code.
 
@@ -169,6 +170,17 @@ class BettingParams:
 
 
 @dataclass(frozen=True, slots=True)
+class ResolveParams:
+    """Heads-up river decisions re-solved (:mod:`.river`) instead of played by :mod:`.postflop`'s rules."""
+
+    river: bool = False  # re-solve heads-up river decisions
+    temperature: float = 0.15  # the logit equilibrium's temperature, in pots at the decision (smoothness)
+    step: float = 1.0  # the mirror descent's step, per pot
+    iterations: int = 50
+    buckets: int = 32  # strength buckets per range
+
+
+@dataclass(frozen=True, slots=True)
 class Params:
     """The strongest level's post-flop parameters (the module docstring); :data:`SHIPPED` the product's."""
 
@@ -177,6 +189,7 @@ class Params:
     defence: DefenceParams = field(default_factory=DefenceParams)
     facing: FacingParams = field(default_factory=FacingParams)
     betting: BettingParams = field(default_factory=BettingParams)
+    resolve: ResolveParams = field(default_factory=ResolveParams)
 
 
 SHIPPED = Params()

@@ -2,7 +2,8 @@
 
 Before the flop the solved tables answer (:mod:`.preflop_seat`; where they do
 not reach, a ranking by starting-hand strength); after it the size-aware
-play of :mod:`.postflop`.  :func:`strategy` returns the distribution with the
+play of :mod:`.postflop`, or heads-up on the river, when the parameters say
+so, the re-solve of :mod:`.river`.  :func:`strategy` returns the distribution with the
 numbers behind it; the strong bot samples an action from it
 (:func:`sample`) and the coach shows it (``raise to 60: 55 %, call: 45 %``).
 The distribution is a function of the view: the range read draws from a seed
@@ -19,6 +20,7 @@ import random
 from dataclasses import dataclass
 
 from ..rules.actions import Action
+from . import river
 from .legal import action_key
 from .params import SHIPPED, Params
 from .postflop import Situation, action_values, fold_limit, postflop_choices, situation
@@ -31,7 +33,7 @@ class Strategy:
     """The actions with their probabilities (summing to 1), and what they rest on."""
 
     choices: tuple[tuple[Action, float], ...]
-    source: str  # "tables" (the solved preflop tables), "ranking" (their fallback) or "postflop"
+    source: str  # "tables" (the solved preflop tables), "ranking" (their fallback), "postflop" or "resolve"
     price: float  # call / (pot + call)
     equity: float | None  # against the ranges read (preflop: against the tables' ranges, when facing a bet)
     place: float | None  # after the flop: the hand's place in its own range (0 weakest .. 1 best)
@@ -62,6 +64,10 @@ def strategy(v: SeatView, params: Params = SHIPPED) -> Strategy:
     st = situation(v, params)
     if v.call_amount > 0:  # the fold limit the post-flop play uses (the solved game's share blended in)
         alpha = fold_limit(v, st, params)
+    if river.applies(v, params):
+        solved = river.river_choices(v, params)
+        if solved is not None:
+            return Strategy(tuple(merge(v, solved)), "resolve", price, st.equity, st.place, alpha, st)
     return Strategy(tuple(merge(v, postflop_choices(v, st, params))), "postflop", price, st.equity, st.place, alpha,
                     st)
 
