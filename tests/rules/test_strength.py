@@ -54,3 +54,17 @@ def test_the_words_come_from_your_hole_cards_and_the_board_never_your_burn() -> 
     hand = make_hand([2000, 2000], 0, [["Kd", "8c"], ["2h", "3h"]], ["Kh", "8s", "4d", "Jc", "5s"])
     own = view(hand, 0)["you"]
     assert own["burns"] and own["strength"] == strength(hand.hole_cards(0), hand.board, DEFAULT_RANKING)
+
+
+def test_a_remembered_hand_is_named_afresh_for_each_view() -> None:
+    """The words are remembered by cards and board (every push of a street names the same hand): a view that
+    changes what it was given must not change the next view's words."""
+    hole, board = cards("Kd", "8c"), cards("Kh", "8s", "4d")
+    first = strength(hole, board, DEFAULT_RANKING)
+    assert first is not None
+    first["ranks"].append("2")
+    first["en"] = "changed"
+    again = strength(hole, board, DEFAULT_RANKING)
+    assert again == {"category": "two_pair", "ranks": ["K", "8"], "en": "two pair, kings and eights",
+                     "zh": "兩對，K 和 8"}
+    assert strength(hole, [*board, *cards("Ks")], DEFAULT_RANKING)["category"] == "full_house"  # type: ignore[index]

@@ -20,6 +20,7 @@ from ..lru import LruMap
 from ..store import repo
 from ..store.db import Database
 from ..tables import TableState, event_from_json, fold
+from ..tables.timing import ClockFace, clock_face
 from ..tables.views import SEAT_KEYS, public_table_view
 from .cache import RoomLocks
 
@@ -52,6 +53,13 @@ class Room:
         if view is None:
             view = self.memo["public"] = public_table_view(self.state)
         return view
+
+    def clock(self) -> ClockFace:
+        """The clock's part that depends on this version only (:func:`~taiwan_poker.tables.timing.clock_face`)."""
+        face = self.memo.get("clock")
+        if face is None:
+            face = self.memo["clock"] = clock_face(self.state)
+        return face
 
     def public_json(self) -> tuple[str, str | None]:
         """:meth:`public` as JSON text, built once for this version and shared by every socket's push: the top

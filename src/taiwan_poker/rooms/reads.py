@@ -27,7 +27,7 @@ from ..store.shares import share_token, shared_hand
 from ..strategy.seat import seat_view
 from ..strategy.table_habits import habits_at, with_habits
 from ..tables import TableState, history, table_view
-from ..tables.timing import clock_view
+from ..tables.timing import clock_at
 from ..tables.views import seat_fields, tournament_results
 from .loader import QUARANTINED, Room, RoomError, RoomLoader
 
@@ -82,7 +82,7 @@ class RoomReads:
         now = self.clock()
         out: dict[str, Any] = {"code": room.row.code, "version": room.state.version, "settled": room.state.settled,
                                "server_time": now.isoformat()}
-        out.update(clock_view(room.state, seat, now))
+        out.update(clock_at(room.clock(), seat, now))
         return out
 
     def state(self, code: str, member: Member | None) -> dict[str, Any]:

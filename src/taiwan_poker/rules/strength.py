@@ -8,6 +8,7 @@ high cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..cards import RANK_NAMES_EN, Card
@@ -19,6 +20,7 @@ _PLURAL = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nin
 _SINGULAR = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
 # which of the five comparison ranks (the best five in comparison order) name the hand; the rest are kickers
 _NAMED = {Category.FULL_HOUSE: (0, 3), Category.TWO_PAIR: (0, 2)}
+NAMED_REMEMBERED = 16_384  # hands named lately: every view of a seat on one street names the same hand
 
 
 def _words(category: Category, ranks: Sequence[int]) -> tuple[str, str]:
@@ -56,9 +58,17 @@ def strength(hole: Sequence[Card | None], board: Sequence[Card], ranking: Rankin
     """``{"category", "ranks", "en", "zh"}`` for these hole cards on this board (None without two hole cards).
 
     ``ranks`` are the ranks that name the hand (e.g. ``["K", "8"]`` for two pair, kings and eights)."""
-    cards = [c for c in hole if c is not None]
+    cards = tuple(c for c in hole if c is not None)
     if len(cards) != 2:
         return None
+    category, ranks, en, zh = _named(cards, tuple(board), ranking)
+    return {"category": category, "ranks": list(ranks), "en": en, "zh": zh}
+
+
+@lru_cache(maxsize=NAMED_REMEMBERED)
+def _named(cards: tuple[Card, ...], board: tuple[Card, ...], ranking: Ranking) -> tuple[str, tuple[str, ...], str, str]:
+    """The category, naming ranks and words of two hole cards on a board (remembered: a seat's view names the same
+    hand at every version of a street, so each push would evaluate it again)."""
     if board:
         value = hand_value((*cards, *board), ranking)
         category = ranking.category_of(value)
@@ -69,4 +79,4 @@ def strength(hole: Sequence[Card | None], board: Sequence[Card], ranking: Rankin
     else:
         category, ranks = Category.HIGH_CARD, (max(cards[0].rank, cards[1].rank),)
     en, zh = _words(category, ranks)
-    return {"category": category.value, "ranks": [RANK_NAMES_EN[r] for r in ranks], "en": en, "zh": zh}
+    return category.value, tuple(RANK_NAMES_EN[r] for r in ranks), en, zh

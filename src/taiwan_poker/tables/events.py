@@ -480,7 +480,9 @@ class ChatDeleted(NamedTuple):
 # --- hands and the match --------------------------------------------------------------------------------------
 
 
-def _hand(state: TableState, event: HandEvent) -> TableState:
+def _hand(state: TableState, event: HandEvent, owned: Hand | None = None) -> TableState:
+    """A hand's event: applied to a copy of the running hand, or to ``owned`` itself when that is the running
+    hand and nobody but the caller holds it (a copy this very fold made for an earlier event)."""
     inner = event.event
     if isinstance(inner, HandStarted):
         hand = Hand(state.rules)
@@ -490,7 +492,7 @@ def _hand(state: TableState, event: HandEvent) -> TableState:
     current = state.hand
     if current is None or current.hand_no != event.hand_no or (current.complete and not isinstance(inner, CardsShown)):
         raise TableError(f"an event of hand {event.hand_no}, which is not running", code="bad_event")
-    hand = current.fork()
+    hand = current if current is owned else current.fork()
     hand.apply(inner)
     state = replace(state, hands=(*state.hands[:-1], hand))
     if isinstance(inner, StraddlePosted):  # a straddle for the next hand is used up
@@ -761,6 +763,11 @@ def declared(event: TableEvent) -> Declared[Any]:
 
 def evolve(state: TableState | None, event: TableEvent) -> TableState:
     """The state after one committed event: its declared handler, its log entry, and the clock moved on."""
+    return _evolve(state, event, None)
+
+
+def _evolve(state: TableState | None, event: TableEvent, owned: Hand | None) -> TableState:
+    """:func:`evolve`; a hand's event is applied to ``owned`` in place when that is the running hand."""
     kind = declared(event)
     if (state is None) != isinstance(event, TableOpened):
         raise TableError("the log starts with table_opened, once", code="bad_event")
@@ -769,7 +776,8 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
     state = replace(before, version=version) if kind.inert else replace(before, version=version, settled=version)
     if kind.log is not None:
         state = replace(state, log=(*state.log, LogItem(state.version, event, _subject(state, event))))
-    state = kind.evolve(state, event)
+    state = _hand(state, event, owned) if owned is not None and isinstance(event, HandEvent) \
+        else kind.evolve(state, event)
     clock = tick(state, event.at)
     if clock is not state.clock:  # ``state`` was made by this call and nobody holds it yet: set, not copied again
         object.__setattr__(state, "clock", clock)
@@ -777,9 +785,16 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
 
 
 def fold(events: Iterable[TableEvent], state: TableState | None = None) -> TableState:
-    """The state after ``events`` (from the start, or from ``state``)."""
+    """The state after ``events`` (from the start, or from ``state``).
+
+    The states between two events are never seen outside, so the running hand is copied once for a run of its
+    events (the first copies the hand ``state`` holds; the next ones change that copy) instead of once an event."""
+    owned: Hand | None = None
     for event in events:
-        state = evolve(state, event)
+        held = state.hand if state is not None else None
+        state = _evolve(state, event, owned)
+        hand = state.hand
+        owned = hand if hand is not None and hand is not held else owned if hand is owned else None
     if state is None:
         raise TableError("an empty table log", code="bad_event")
     return state

@@ -181,23 +181,50 @@ def _server_command(state: TableState, timer: Timer, at: dt.datetime) -> TimeOut
     return TimeOut(None, at)
 
 
+class ClockFace(NamedTuple):
+    """What a view's clock shows that depends on the state alone, worked out once a version (:func:`clock_face`);
+    :func:`clock_at` adds the moment and the viewer."""
+
+    level: dt.datetime | None  # a sit-and-go's next level
+    deadline: dt.datetime | None  # the running wait's, None: no running timer
+    deadline_text: str | None
+    total: float | None  # the wait's length in seconds
+    running: bool  # a hand is running: the bank's deadline and the time-out button are shown
+    member_end: dt.datetime | None  # from when a seated member may press time-out
+    bank_text: str | None  # when the time bank of the player to act runs out (or the clock, without a bank)
+
+
+def clock_face(state: TableState) -> ClockFace:
+    """The part of :func:`clock_view` that depends on ``state`` only."""
+    timer = state.clock.turn
+    level = level_deadline(state)
+    if timer is None or timer.deadline is None or timer.since is None:
+        return ClockFace(level, None, None, None, False, None, None)
+    deadline = timer.deadline
+    running = state.hand_running
+    member_end = time_out_from(state, server=False) if running else None
+    return ClockFace(level, deadline, deadline.isoformat(), (deadline - timer.since).total_seconds(), running,
+                     member_end, (member_end or deadline).isoformat() if running else None)
+
+
+def clock_at(face: ClockFace, seat: int | None, now: dt.datetime) -> dict[str, Any]:
+    """:func:`clock_view` from the state's :class:`ClockFace` (a shell may keep it for the version)."""
+    levels = {"level_seconds_left": max(0.0, (face.level - now).total_seconds())} if face.level is not None else {}
+    if face.deadline is None:
+        return {"deadline": None, "seconds_left": None, "clock_total": None, **levels}
+    out: dict[str, Any] = {**levels,
+        "deadline": face.deadline_text,
+        "seconds_left": max(0.0, (face.deadline - now).total_seconds()),
+        "clock_total": face.total,
+    }
+    if face.running:
+        out["bank_deadline"] = face.bank_text  # the clock, then the time bank, ran out
+        out["timeout_allowed"] = seat is not None and face.member_end is not None and now >= face.member_end
+    return out
+
+
 def clock_view(state: TableState, seat: int | None, now: dt.datetime) -> dict[str, Any]:
     """The clock as a view shows it at ``now`` to the viewer in ``seat`` (None: a spectator): the running wait's
     deadline, its length and the seconds left; in a running hand, when the time bank of the player to act runs
     out too, and whether the viewer may press time-out."""
-    timer = state.clock.turn
-    level = level_deadline(state)
-    levels = {"level_seconds_left": max(0.0, (level - now).total_seconds())} if level is not None else {}
-    if timer is None or timer.deadline is None or timer.since is None:
-        return {"deadline": None, "seconds_left": None, "clock_total": None, **levels}
-    deadline = timer.deadline
-    out: dict[str, Any] = {**levels,
-        "deadline": deadline.isoformat(),
-        "seconds_left": max(0.0, (deadline - now).total_seconds()),
-        "clock_total": (deadline - timer.since).total_seconds(),
-    }
-    if state.hand_running:
-        member_end = time_out_from(state, server=False)
-        out["bank_deadline"] = (member_end or deadline).isoformat()  # the clock, then the time bank, ran out
-        out["timeout_allowed"] = seat is not None and member_end is not None and now >= member_end
-    return out
+    return clock_at(clock_face(state), seat, now)
