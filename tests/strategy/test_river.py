@@ -133,3 +133,11 @@ def test_the_parameters_choose_the_solver_settings() -> None:
 
     cold = replace(ON, resolve=ResolveParams(river=True, temperature=0.03, step=1.0, iterations=150))
     assert entropy(cold) < 0.8 * entropy(ON)
+
+
+def test_a_folded_seats_chips_on_the_river_stay_in_the_pot() -> None:
+    """Three saw the river, one bet 50 and folded to a raise: its 50 are in the pot the two left play for."""
+    v = heads_up_river()[0]
+    third = replace(v, bets=(*v.bets, 50), stacks=(*v.stacks, 100), pot=v.pot + 50)
+    assert spot_of(third)[0].pot == spot_of(v)[0].pot + 50
+    assert spot_of(third)[0].bets == spot_of(v)[0].bets

@@ -46,7 +46,7 @@ def spot_of(v: SeatView) -> tuple[RiverSpot, int]:
         decks=v.decks,
         board=tuple(c.index for c in v.board),
         hole=(v.hole[0].index, v.hole[1].index),
-        pot=float(v.pot - sum(v.bets)),
+        pot=float(v.pot - street_bets[0] - street_bets[1]),  # a folded seat's chips stay in the pot
         stacks=(float(v.stacks[oop]), float(v.stacks[ip])),
         actor=1 if last else 0,
         bets=(float(street_bets[0]), float(street_bets[1])),
