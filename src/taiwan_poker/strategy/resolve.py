@@ -121,6 +121,11 @@ holding), passed in as weights.  Both stay outside this module.
   the rest of the budget.
 * Ranges as played: :mod:`.river` gives Strong's own range as the read of its public line, not the
   probabilities it played (see there); the coach still explains a re-solved decision by equity and price.
+* Strength: played by Strong on heads-up river decisions it lost to today's Strong (duplicate, 12,000 deals
+  a deck count: -5.0 [-22.3, +12.4] bb/100 at 2 decks, -16.0 [-33.3, +1.4] at 6), so it ships off.  Not
+  yet tried: a lower temperature where the read cannot move the answer much (with no bet to call the moves
+  were 0.03 at 0.15 pot), the habits (the rules read them on the river; this reads only the ranges), and
+  the own range from the probabilities played.
 """
 
 from __future__ import annotations
