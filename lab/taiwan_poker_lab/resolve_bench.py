@@ -47,10 +47,13 @@ class Setting:
     max_buckets: int | None
     temperature: float = 0.0  # > 0: the logit equilibrium of this temperature (pots), as Strong plays it
     step: float = 1.0
+    by_kind: bool = False
 
 
 _R = SHIPPED.resolve
-LOGIT = Setting(f"logit x{_R.iterations}", _R.iterations, _R.buckets, _R.temperature, _R.step)  # as Strong plays
+LOGIT = Setting(f"logit x{_R.iterations}", _R.iterations, _R.buckets, _R.temperature, _R.step,
+                _R.by_kind)  # as Strong plays
+KINDS = Setting(f"kinds x{_R.iterations}", _R.iterations, _R.buckets, _R.temperature, _R.step, True)
 SETTINGS = (
     Setting("b32 x50", 50, 32),
     Setting("b32 x100", 100, 32),
@@ -58,7 +61,7 @@ SETTINGS = (
     Setting("b96 x300", 300, 96),
     LOGIT,
 )
-STEADINESS = (Setting("b32 x100", 100, 32), Setting("b32 x300", 300, 32), LOGIT)
+STEADINESS = (Setting("b32 x100", 100, 32), Setting("b32 x300", 300, 32), LOGIT, KINDS)
 
 
 def spots(decks: int, count: int) -> list[RiverSpot]:
@@ -105,20 +108,20 @@ def run(decks_list: tuple[int, ...], count: int, settings: tuple[Setting, ...], 
                     u = universe(spot)
                     w = ranges(u, shape)
                     sol = solve(spot, w, iterations=1, max_buckets=s.max_buckets, temperature=s.temperature,
-                                step=s.step)
+                                step=s.step, by_kind=s.by_kind)
                     setup = time.perf_counter() - start  # set-up plus one iteration and the exploitability
                     _universe.cache_clear()
                     start, cpu_start = time.perf_counter(), time.process_time()
                     u = universe(spot)
                     w = ranges(u, shape)
                     sol = solve(spot, w, iterations=s.iterations, max_buckets=s.max_buckets,
-                                temperature=s.temperature, step=s.step)
+                                temperature=s.temperature, step=s.step, by_kind=s.by_kind)
                     ms = 1000 * (time.perf_counter() - start)
                     cpu = 1000 * (time.process_time() - cpu_start)
                     times.setdefault((decks, shape, s.name), []).append(ms)
                     cpu_times.setdefault((decks, shape, s.name), []).append(cpu)
                     full = solve(spot, w, iterations=s.iterations, max_buckets=s.max_buckets, full_check=True,
-                                 temperature=s.temperature, step=s.step)
+                                 temperature=s.temperature, step=s.step, by_kind=s.by_kind)
                     assert full.full_exploitability is not None
                     print(f"{decks:>5} {n:>4} {shape:>5} {s.name:>9} {sol.holdings!s:>13} "
                           f"{sol.combo_counts!s:>11} {sol.buckets!s:>9} {sol.nodes:>5} {sol.iterations:>5} "
@@ -183,7 +186,7 @@ def steadiness(decks_list: tuple[int, ...], count: int, settings: tuple[Setting,
                 moved = (w[0], _shift(u, w[1], amount)) if other == 1 else (_shift(u, w[0], amount), w[1])
                 for s in settings:
                     kw = {"iterations": s.iterations, "max_buckets": s.max_buckets, "temperature": s.temperature,
-                          "step": s.step}
+                          "step": s.step, "by_kind": s.by_kind}
                     a = solve(spot, w, **kw)  # type: ignore[arg-type]
                     b = solve(spot, moved, **kw)  # type: ignore[arg-type]
                     mine = w[spot.actor][_rows(u, a.combos)] * u.counts[_rows(u, a.combos)]

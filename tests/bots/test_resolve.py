@@ -329,3 +329,19 @@ def _logit_bits() -> str:
     w = combo_weights(u, holdings, _weight(holdings))
     sol = solve(spot, (w, np.ones(len(u.faces))), iterations=50, max_buckets=32, temperature=0.15, step=1.0)
     return sol.strategy.tobytes().hex() + sol.range_strategy.tobytes().hex()
+
+
+def test_the_logit_prior_by_kind_gives_a_check_as_much_room_as_all_the_bets() -> None:
+    """The board a royal flush: every showdown chops, so the first to act is nearly indifferent between a
+    check and each bet (a bet only wins when the other folds a chop, rarely).  The logit answer is then
+    nearly its prior: uniform over the five actions (check about 1/5), or by kind (check about 1/2, the four
+    sizes sharing the other half: measured 0.19 and 0.47)."""
+    board = _cards("As", "Ks", "Qs", "Js", "Ts")
+    spot = RiverSpot(decks=1, board=board, hole=_cards("2c", "3d"), pot=10.0, stacks=(45.0, 45.0), actor=0)
+    u = universe(spot)
+    w = np.ones(len(u.faces))
+    uniform = solve(spot, (w, w), iterations=200, max_buckets=32, temperature=0.15)
+    kinds = solve(spot, (w, w), iterations=200, max_buckets=32, temperature=0.15, by_kind=True)
+    assert uniform.labels == kinds.labels and len(kinds.labels) == 5 and kinds.labels[0] == "check"
+    assert 0.15 < uniform.strategy[0] < 0.25
+    assert 0.4 < kinds.strategy[0] < 0.55 and np.all(kinds.strategy[1:] < 0.2)

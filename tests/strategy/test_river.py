@@ -141,3 +141,15 @@ def test_a_folded_seats_chips_on_the_river_stay_in_the_pot() -> None:
     third = replace(v, bets=(*v.bets, 50), stacks=(*v.stacks, 100), pot=v.pot + 50)
     assert spot_of(third)[0].pot == spot_of(v)[0].pot + 50
     assert spot_of(third)[0].bets == spot_of(v)[0].bets
+
+
+def test_the_prior_by_kind_is_read() -> None:
+    """With no bet to call, the prior by kind leaves more checks than the uniform prior (four sizes of bet)."""
+    river = [v for v in heads_up_river() if v.call_amount == 0]
+    kinds = replace(ON, resolve=replace(ON.resolve, by_kind=True))
+    uniform = replace(ON, resolve=replace(ON.resolve, by_kind=False))
+
+    def checks(p: Params) -> float:
+        return sum(x for v in river for a, x in strategy(v, p).choices if a.kind is ActionKind.CHECK) / len(river)
+
+    assert checks(kinds) > checks(uniform) + 0.05

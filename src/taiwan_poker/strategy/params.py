@@ -178,6 +178,7 @@ class ResolveParams:
     step: float = 1.0  # the mirror descent's step, per pot
     iterations: int = 50
     buckets: int = 32  # strength buckets per range
+    by_kind: bool = False  # the logit's prior: each kind (fold, check/call, bet/raise) alike, not each size
 
 
 @dataclass(frozen=True, slots=True)

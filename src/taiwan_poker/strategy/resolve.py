@@ -801,7 +801,8 @@ def solve(
     full_check: bool = False,
     target_milli_pot: float = 0.0,
     temperature: float = 0.0,
-    step: float = 20.0,
+    step: float = 1.0,
+    by_kind: bool = False,
 ) -> Solution:
     """Solve the river from ``spot`` for ``iterations`` DCFR iterations.
 
@@ -812,7 +813,9 @@ def solve(
     the inputs).  ``full_check``: also measure the average strategy, each combo playing its bucket's, in the
     game without buckets (what the buckets cost).  ``temperature`` > 0: the logit equilibrium of that temperature
     (in pots at the root) by ``iterations`` steps of mirror descent of size ``step`` (per pot) instead, the last
-    iterate returned (the module docstring; ``check_every`` and the target are then unused).
+    iterate returned (the module docstring; ``check_every`` and the target are then unused).  ``by_kind``: the
+    logit's prior (magnet) gives each kind of action (fold, check or call, bet or raise of any size) the same
+    weight, shared by the sizes of a kind, instead of each action the same.
     """
     u = universe(spot)
     w = tuple(np.asarray(r, dtype=np.float64).reshape(-1) for r in ranges)
@@ -833,7 +836,7 @@ def solve(
     trace: list[tuple[int, float]] = []
     t = 0
     if temperature > 0:
-        avg, t = _smooth(game, masks, iterations, temperature * tree.root_pot, step / tree.root_pot)
+        avg, t = _smooth(game, masks, iterations, temperature * tree.root_pot, step / tree.root_pot, by_kind)
         return _solution(spot, u, w, hole, game, avg, t, trace, full_check, max_buckets)
     turns: tuple[tuple[int, ...], ...] = ((0,), (1,)) if alternating else ((0, 1),)
     sigma = [_strategy(regret[p], masks[p]) for p in (0, 1)]
@@ -910,11 +913,29 @@ def _softmax(z: FloatArray, m: BoolArray) -> FloatArray:
     return out
 
 
-def _smooth(game: _Game, masks: Sequence[BoolArray], iterations: int, tau: float, eta: float) -> tuple[
-        list[FloatArray], int]:
+def _log_magnet(tree: Tree, p: int, count: int, width: int, by_kind: bool) -> FloatArray:
+    """Player ``p``'s log prior per (its node row, action slot): uniform, or uniform over kinds (``by_kind``)."""
+    out = np.zeros((count, width, 1))
+    if not by_kind:
+        return out
+    for nodes, actor in zip(tree.depth_nodes, tree.depth_actor, strict=True):
+        if actor != p:
+            continue
+        for n in nodes:
+            kinds = [label.split()[0] if label.split()[0] in (FOLD, CHECK, CALL) else "aggressive"
+                     for label in tree.labels[n]]
+            sizes = {k: kinds.count(k) for k in kinds}
+            prior = np.array([1.0 / (len(sizes) * sizes[k]) for k in kinds])
+            out[tree.local[n], : len(kinds), 0] = np.log(prior)
+    return out
+
+
+def _smooth(game: _Game, masks: Sequence[BoolArray], iterations: int, tau: float, eta: float,
+            by_kind: bool = False) -> tuple[list[FloatArray], int]:
     """The logit (quantal response) equilibrium of temperature ``tau`` chips by magnetic mirror descent."""
     tree = game.tree
     m3 = [m[:, :, None] for m in masks]
+    log_rho = [tau * _log_magnet(tree, p, game.count[p], game.width, by_kind) for p in (0, 1)]
     z = [np.zeros((game.count[p], game.width, game.k[p])) for p in (0, 1)]
     sigma = [_softmax(z[p], m3[p]) for p in (0, 1)]
     reach = game.reaches(sigma)
@@ -930,7 +951,7 @@ def _smooth(game: _Game, masks: Sequence[BoolArray], iterations: int, tau: float
             for nodes, rows, ch in mine[p]:
                 norm = reach[1 - p][nodes] @ fold_t  # the other's weight reaching each (node, bucket)
                 q = v[ch] / np.where(norm > 0, norm, 1.0)[:, None, :]
-                z[p][rows] = (z[p][rows] + eta * np.where(norm[:, None, :] > 0, q, 0.0)) * shrink
+                z[p][rows] = (z[p][rows] + eta * (np.where(norm[:, None, :] > 0, q, 0.0) + log_rho[p][rows])) * shrink
             sigma[p] = _softmax(z[p], m3[p])
             reach[p] = game.reach(p, sigma[p])
     return sigma, iterations

@@ -68,7 +68,7 @@ def river_choices(v: SeatView, p: Params = SHIPPED) -> Choices | None:
     r = p.resolve
     try:
         sol = solve(spot, (ranges[0], ranges[1]), iterations=r.iterations, max_buckets=r.buckets,
-                    temperature=r.temperature, step=r.step)
+                    temperature=r.temperature, step=r.step, by_kind=r.by_kind)
     except ValueError:
         return None
     out: Choices = []
