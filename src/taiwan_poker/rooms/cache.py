@@ -26,6 +26,13 @@ class RoomLock:
     def __exit__(self, *exc: object) -> None:
         self._lock.release()
 
+    def take(self, wait: bool = True) -> bool:
+        """Take the lock (``wait`` False: only if it is free; False when it is not); :meth:`release` it after."""
+        return self._lock.acquire(blocking=wait)
+
+    def release(self) -> None:
+        self._lock.release()
+
 
 class RoomLocks:
     """One :class:`RoomLock` per room id, kept only while referenced (a ``with`` block holds it)."""

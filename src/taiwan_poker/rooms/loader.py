@@ -120,10 +120,13 @@ class RoomLoader:
     def current(self, room_id: int, code: str, version: object = None) -> Room:
         """The cached room when it is at ``version`` (no database read; the write's version guard catches a room
         another process moved on), else read and rebuilt."""
+        cached = self.held(room_id, version) if version is not None else None
+        return cached if cached is not None else self.read(room_id, code)
+
+    def held(self, room_id: int, version: object) -> Room | None:
+        """The cached room when it is exactly at ``version`` (memory only), else None."""
         cached = self._cache.get(room_id)
-        if cached is not None and version is not None and cached.state.version == version:
-            return cached
-        return self.read(room_id, code)
+        return cached if cached is not None and cached.state.version == version else None
 
     def cached(self, code: str, version: int) -> Room | None:
         """The room from memory alone when it holds ``version`` or later (no database, no lock), else None."""

@@ -31,6 +31,7 @@ from ..bots.table_turn import bot_move
 from ..cards import live_rng
 from ..store import repo
 from ..store.db import Database
+from ..store.direct import Busy
 from ..store.models import Member, utcnow
 from ..tables import (
     Act,
@@ -147,6 +148,9 @@ class RoomService:
         self.bus: PushBus | None = None  # cross-instance pushes (PostgreSQL); set by the app
         self.loader = RoomLoader(db, cache_capacity, cache_idle_seconds)
         self._direct = True  # a move's write on the driver's own connections (:meth:`_commit`)
+        # a socket's move may be written on the event loop itself (``now``): with SQLite, whose write is a local
+        # commit of a few tens of microseconds, never with a database across a network (issue 49)
+        self.moves_now = db.engine.dialect.name == "sqlite"
         self.reads = RoomReads(self.loader, lambda: self.clock())
         self.absorb = self.loader.absorb
         self.errors = self.loader.errors
@@ -155,12 +159,17 @@ class RoomService:
     # -- the one write path ----------------------------------------------------------------------------------
 
     def _write(self, code: str | None, member: Member | None, decision: Decision, version: object = None,
-               key: str | None = None) -> Written:
+               key: str | None = None, now: bool = False) -> Written:
         """Decide on the room as stored now and commit the events; ``code`` None opens a table (an ``Open``).
 
         A request made against an older ``version`` changes nothing (``stale_version``, or ``duplicate`` when
         its idempotency ``key`` was used), unless all that came since are events no request is made against (the
-        players' seeds: ``TableState.settled``); so does a decision that picks no command or causes no event."""
+        players' seeds: ``TableState.settled``); so does a decision that picks no command or causes no event.
+
+        ``now`` (a move on the event loop): written at once, from memory, or not at all: :class:`Busy`, with
+        nothing written, when the room's lock is held, its state in memory is not at ``version``, the move
+        touches more than the log, or the database's write lock is taken; the caller then makes it again where
+        waiting is allowed."""
         if code is None:
             assert isinstance(decision, Open)
             opened = decide_folded(None, stamped(decision, self.clock()), self.rng_factory())
@@ -172,8 +181,16 @@ class RoomService:
             self._tell_bot_turn(new)
             return Written(True, new)
         room_id = self.loader.room_id(code)
-        with self.loader.locks(room_id):
-            room = self.loader.current(room_id, code, version)
+        lock = self.loader.locks(room_id)
+        if not lock.take(wait=not now):
+            raise Busy("another move of this room is being written")
+        try:
+            if now:
+                room = self.loader.held(room_id, version)
+                if room is None:
+                    raise Busy("the room is not in memory at this version")
+            else:
+                room = self.loader.current(room_id, code, version)
             current = isinstance(version, int) and room.state.settled <= version <= room.state.version
             if version is not None and not current:
                 return Written(False, room, "duplicate" if self._used(room_id, member, key) else "stale_version")
@@ -183,25 +200,30 @@ class RoomService:
             if decided is None or not decided.events:
                 return Written(False, room, "unchanged")
             new = self._commit(room.row, room.state, decided.events, decided.state,
-                               (member.id, key) if key is not None and member is not None else None)
+                               (member.id, key) if key is not None and member is not None else None, now)
             self.loader.keep(new)  # only now, after the commit
+        finally:
+            lock.release()
         self.hub.publish(room_id, new.state.version)
         self._tell_bot_turn(new)
         return Written(True, new)
 
     def _commit(self, row: repo.RoomRow, before: TableState, events: Sequence[TableEvent], state: TableState,
-                key: tuple[int, str] | None) -> Room:
+                key: tuple[int, str] | None, now: bool = False) -> Room:
         """Commit ``events`` (and the request's idempotency ``key``: member, key) after the state they were decided
         on, which lead to ``state``. A move that touches nothing beside the log is written on the driver's own
         connections (:func:`~taiwan_poker.store.repo.append_events_direct`: on PostgreSQL one statement, atomic by
         itself); anything else is a transaction of its own."""
         if self._direct and not beside_needed(events):
-            return self._append(None, row, before, events, state, key)
+            return self._append(None, row, before, events, state, key, now)
+        if now:
+            raise Busy("the move writes more than the log")
         with self.db.engine.begin() as conn:
             return self._append(conn, row, before, events, state, key)
 
     def _append(self, conn: Connection | None, row: repo.RoomRow, before: TableState | None,
-                events: Sequence[TableEvent], state: TableState, key: tuple[int, str] | None = None) -> Room:
+                events: Sequence[TableEvent], state: TableState, key: tuple[int, str] | None = None,
+                now: bool = False) -> Room:
         """Append ``events`` after the state they were decided on (``before``), which lead to ``state`` (the
         machine's own fold: :func:`~taiwan_poker.tables.decide_folded`), and keep the seat index; ``conn`` None:
         on the driver's own connections (nothing beside the log to write)."""
@@ -213,7 +235,8 @@ class RoomService:
         expected = before.version if before else 0
         if conn is None:  # other instances hear of it when the statement commits
             notify = self.bus.room_message(row.id, state.version, payloads, status, deadline) if self.bus else None
-            version = repo.append_events_direct(self.db.direct, row.id, expected, payloads, key, notify, **columns)
+            version = repo.append_events_direct(self.db.direct, row.id, expected, payloads, key, notify, now,
+                                                **columns)
         else:
             version = repo.append_events(conn, row.id, expected, payloads, **columns)
             if key is not None:
@@ -247,18 +270,23 @@ class RoomService:
         """Write a command that is not made against a version, and return the member's view after it."""
         return self.reads.view(self._write(code, member, command).room, member)
 
-    def _checked(self, code: str, member: Member | None, command: Decision, version: object, key: object = None
-                 ) -> ActResult:
-        """The write path for a request made against a version (with an optional idempotency key)."""
+    def _checked(self, code: str, member: Member | None, command: Decision, version: object, key: object = None,
+                 now: bool = False) -> ActResult:
+        """The write path for a request made against a version (with an optional idempotency key); ``now``: at
+        once or not at all (:meth:`_write`)."""
         if isinstance(version, bool) or not isinstance(version, int) or version < 0:
             raise RoomError("'version' must be the integer version the action was made against", code="bad_version")
         if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 64):
             raise RoomError("'key' must be a string of 1 to 64 characters", code="bad_key")
         try:
-            return self._result(self._write(code, member, command, version, key), member)
+            return self._result(self._write(code, member, command, version, key, now), member)
         except IntegrityError:  # the same key committed by another process between our check and our write
+            if now:  # nothing was stored; what was is read where waiting for the lock and the log is allowed
+                raise Busy("the key was used") from None
             return ActResult(False, self.loader.locked_read(code), member, self.reads, "duplicate")
         except repo.StaleVersion:  # another process moved the room on first: nothing of ours was stored
+            if now:
+                raise Busy("the room moved on") from None
             return ActResult(False, self.loader.locked_read(code), member, self.reads, "stale_version")
 
     # -- tables and seats -----------------------------------------------------------------------------------
@@ -337,19 +365,20 @@ class RoomService:
             return str(pointed.room.state.rematch)
         return new_code
 
-    def act(self, code: str, member: Member, action: object, version: object, key: object = None) -> ActResult:
+    def act(self, code: str, member: Member, action: object, version: object, key: object = None,
+            now: bool = False) -> ActResult:
         """Apply the member's action made against ``version`` (past the action clock it draws on their time
-        bank); stale or repeated requests change nothing."""
-        return self._checked(code, member, Act(member.id, parse_action(action)), version, key)
+        bank); stale or repeated requests change nothing. ``now``: at once or not at all (:meth:`_write`)."""
+        return self._checked(code, member, Act(member.id, parse_action(action)), version, key, now)
 
-    def timeout(self, code: str, member: Member, version: object) -> ActResult:
+    def timeout(self, code: str, member: Member, version: object, now: bool = False) -> ActResult:
         """Once the action clock and the time bank have run out, a seated member applies the time-out: check if
         possible, else fold (``clock_running`` before)."""
-        return self._checked(code, member, TimeOut(member.id), version)
+        return self._checked(code, member, TimeOut(member.id), version, now=now)
 
-    def next_hand(self, code: str, member: Member | None, version: object) -> ActResult:
+    def next_hand(self, code: str, member: Member | None, version: object, now: bool = False) -> ActResult:
         """Deal the next hand once the last one is over (a seated player; the creator for the first)."""
-        return self._checked(code, member, Deal(member.id if member is not None else None), version)
+        return self._checked(code, member, Deal(member.id if member is not None else None), version, now=now)
 
     def state(self, code: str, member: Member | None) -> dict[str, Any]:
         """The room as this member (or a spectator) may see it, as stored now (:meth:`RoomReads.state`)."""

@@ -27,10 +27,16 @@ from sqlalchemy.exc import DBAPIError
 
 T = TypeVar("T")
 
-CONNECTIONS = 8  # at most this many; a write waits for one beyond that
+CONNECTIONS = 10  # at most this many (the worker threads' and the event loop's); a write waits for one beyond that
 CONNECT_TIMEOUT = 5  # seconds to open a PostgreSQL connection (a database that does not answer is an error)
 WAIT_SECONDS = 30.0  # longest wait for a free connection
 SQLITE_BUSY_SECONDS = 30  # as the engine's connect_args
+SQLITE_BUSY_NOW_MS = 20  # a write on the event loop waits at most this long for SQLite's write lock
+
+
+class Busy(Exception):
+    """A write asked to run at once could not (no free connection, SQLite's write lock held elsewhere): nothing
+    was written, and the caller may make it again where waiting is allowed."""
 
 
 class DirectConnections:
@@ -57,18 +63,37 @@ class DirectConnections:
         self._open: set[Any] = set()
         self._guard = threading.Lock()
 
-    def run(self, work: Callable[[Any], T], statement: str) -> T:
-        """``work(connection)`` on a free connection (``statement`` names it in an error)."""
-        if not self._slots.acquire(timeout=WAIT_SECONDS):
+    def run(self, work: Callable[[Any], T], statement: str, *, now: bool = False) -> T:
+        """``work(connection)`` on a free connection (``statement`` names it in an error). ``now`` (a write on the
+        event loop, SQLite): never wait for a connection, and for the database's write lock only
+        :data:`SQLITE_BUSY_NOW_MS`; :class:`Busy` instead, with nothing written."""
+        if not self._slots.acquire(timeout=0 if now else WAIT_SECONDS):
+            if now:
+                raise Busy("no free database connection")
             raise DBAPIError.instance(statement, None, self._operational("no free database connection"),
                                       self._base_error)
         conn: Any = None
         try:
             conn = self._take()
-            result = work(conn)
+            if now and self.dialect == "sqlite":
+                conn.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_NOW_MS}")
+                try:
+                    result = work(conn)
+                except sqlite3.OperationalError as exc:
+                    if not _locked(exc):
+                        raise
+                    raise Busy("the database is busy") from exc  # rolled back (the work's own), and fine
+                finally:
+                    conn.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_SECONDS * 1000}")
+            else:
+                result = work(conn)
             self._free.put(conn)
             conn = None
             return result
+        except Busy:
+            self._free.put(conn)
+            conn = None
+            raise
         except self._base_error as exc:
             broken = conn is not None and self._broken(conn, exc)
             if conn is not None and not broken:  # a refused write (a used key): the connection is fine
@@ -134,3 +159,9 @@ class DirectConnections:
         for conn in conns:
             with contextlib.suppress(self._base_error):
                 conn.close()
+
+
+def _locked(exc: sqlite3.OperationalError) -> bool:
+    """SQLite's answer when its write lock stayed taken for the whole busy timeout."""
+    return getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) \
+        or "locked" in str(exc)

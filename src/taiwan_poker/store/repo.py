@@ -272,13 +272,15 @@ def append_events(
 
 def append_events_direct(
     direct: DirectConnections, room_id: int, expected_version: int, payloads: Sequence[dict[str, Any]],
-    key: tuple[int, str] | None = None, notify: tuple[str, str] | None = None, **room_values: Any,
+    key: tuple[int, str] | None = None, notify: tuple[str, str] | None = None, at_once: bool = False,
+    **room_values: Any,
 ) -> int:
     """:func:`append_events` and the idempotency ``key`` (member, key) as :func:`record_action_key` stores it, all
     or nothing, on the driver's own connections (:mod:`.direct`): on PostgreSQL one statement, atomic by itself,
     with the ``NOTIFY`` (channel, message), one round trip where a transaction takes five; on SQLite one
     transaction. Raises :class:`StaleVersion` (nothing stored) when the room is no longer at
-    ``expected_version``, and ``IntegrityError`` (nothing stored) when the key was used."""
+    ``expected_version``, and ``IntegrityError`` (nothing stored) when the key was used. ``at_once``: written at
+    once or not at all (:meth:`DirectConnections.run`'s ``now``: :class:`~.direct.Busy`)."""
     new_version = expected_version + len(payloads)
     now = utcnow()
     if direct.dialect == "postgresql":
@@ -299,7 +301,7 @@ def append_events_direct(
                 row = cur.fetchone()
             return row[0] if row is not None else None
 
-        if direct.run(one_statement, sql) != 1:
+        if direct.run(one_statement, sql, now=at_once) != 1:
             raise StaleVersion(f"room {room_id} is no longer at version {expected_version}", room=room_id)
         return new_version
     assert notify is None, "SQLite has no notifications"
@@ -326,7 +328,7 @@ def append_events_direct(
             raise
         return True
 
-    if not direct.run(transaction, bump):
+    if not direct.run(transaction, bump, now=at_once):
         raise StaleVersion(f"room {room_id} is no longer at version {expected_version}", room=room_id)
     return new_version
 

@@ -31,6 +31,7 @@ from sqlalchemy.exc import DBAPIError
 from ..errors import TaiwanPokerError
 from ..rooms.service import ActResult, RoomService
 from ..store import repo
+from ..store.direct import Busy
 from ..store.models import Member
 from .code_guessing import answer_miss
 from .i18n import LANG_COOKIE, error_message, negotiate
@@ -54,6 +55,7 @@ WS_MAX_BYTES = 64 * 1024  # uvicorn refuses larger frames before they reach the 
 MAX_REFUSED = 50  # rate-limited messages a socket may send before it is closed
 SESSION_RECHECK_SECONDS = 15.0  # how often the server asks which open sockets' sessions still live
 ACTION_MESSAGES = frozenset({"action", "timeout", "next", "runs", "showdown", "show"})
+NOW_MESSAGES = frozenset({"action", "timeout", "next"})  # moves a socket may write on the event loop (issue 49)
 CHOICES = {"runs": "agree", "showdown": "show"}  # a choice made against a version: its field
 PUSH_RETRY_SECONDS = 1.0  # a push whose view could not be read (database restarting) is tried again after this
 
@@ -108,18 +110,22 @@ class StateReply(NamedTuple):
         return cls(result.applied, result.reason, result.version, text)
 
 
-def handle_message(rooms: RoomService, code: str, member: Member | None, msg: dict[str, Any]
+def handle_message(rooms: RoomService, code: str, member: Member | None, msg: dict[str, Any], now: bool = False
                    ) -> dict[str, Any] | StateReply:
-    """One parsed client message other than a ping → the reply (runs in a worker thread: it may write)."""
+    """One parsed client message other than a ping → the reply (runs in a worker thread: it may write).
+
+    ``now`` (a move of :data:`NOW_MESSAGES`, on the event loop): written at once or not at all (:class:`Busy`)."""
     kind = msg.get("type")
     if member is None:
         raise TaiwanPokerError("sign in first", code="signin_required")
     if kind == "action":
-        return StateReply.of(rooms.act(code, member, msg.get("action"), msg.get("version"), msg.get("key")))
+        return StateReply.of(rooms.act(code, member, msg.get("action"), msg.get("version"), msg.get("key"), now=now))
     if kind == "timeout":
-        return StateReply.of(rooms.timeout(code, member, msg.get("version")))
+        return StateReply.of(rooms.timeout(code, member, msg.get("version"), now=now))
     if kind == "next":
-        return StateReply.of(rooms.next_hand(code, member, msg.get("version")))
+        return StateReply.of(rooms.next_hand(code, member, msg.get("version"), now=now))
+    if now:
+        raise Busy(f"{kind!r} is written on a worker thread")
     if kind in CHOICES:
         field = CHOICES[kind]
         result = rooms.request(code, member, kind, {field: msg.get(field)}, msg.get("version"))
@@ -364,15 +370,36 @@ class RoomSocket:
 
     # -- messages ------------------------------------------------------------------------------------------
 
-    def handle(self, msg: dict[str, Any]) -> dict[str, Any] | StateReply:
-        """A message that may write, on a worker thread."""
+    def limit(self, msg: dict[str, Any]) -> None:
+        """Count a message that may write against its rate limit (``rate_limited`` when over)."""
         self.signed_in()
         if msg.get("type") in ACTION_MESSAGES:
             self.limiter.check("action", self.member_id, self.address)
         elif msg.get("type") == "chat":
             self.limiter.check("chat", self.member_id, self.address)
+
+    def handle(self, msg: dict[str, Any], counted: bool = False) -> dict[str, Any] | StateReply:
+        """A message that may write, on a worker thread (``counted``: :meth:`limit` has counted it already)."""
+        if not counted:
+            self.limit(msg)
+        self.signed_in()
         with observe_action(self.app, msg.get("type")):
             return handle_message(self.rooms, self.code, self.member, msg)
+
+    def handle_now(self, msg: dict[str, Any]) -> StateReply | None:
+        """A move written right here on the event loop, when it can be at once (SQLite; the room in memory at the
+        move's version and not being written by another thread; the database's write lock free): no hand-off to
+        a worker thread and back, which cost a third of a heads-up move's CPU (issue 49, docs/scaling.md).
+        None: it could not (nothing was written), and :meth:`handle` writes it on a worker thread."""
+        self.limit(msg)
+        start = time.perf_counter()
+        try:
+            reply = handle_message(self.rooms, self.code, self.member, msg, now=True)
+        except Busy:
+            return None
+        self.app.state.metrics.action_seconds.labels(msg["type"]).observe(time.perf_counter() - start)
+        assert isinstance(reply, StateReply)
+        return reply
 
     async def reply_to(self, text: str | None) -> dict[str, Any] | StateReply | None:
         """The answer to one client message; None when the socket has been closed for sending too much."""
@@ -381,6 +408,11 @@ class RoomSocket:
             msg = parse_message(text)
             if msg.get("type") == "ping":  # the keep-alive needs no thread
                 return {"type": "pong"}
+            if self.rooms.moves_now and msg.get("type") in NOW_MESSAGES:
+                written = self.handle_now(msg)
+                if written is not None:
+                    return written
+                return await asyncio.to_thread(self.handle, msg, True)
             return await asyncio.to_thread(self.handle, msg)
         except RateLimited as exc:
             self.refused += 1
