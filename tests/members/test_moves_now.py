@@ -38,7 +38,7 @@ class Spy:
             if not now:
                 self.in_thread.set()
             try:
-                result = act(*args, now=now, **kw) if now else act(*args, **kw)
+                result = act(*args, **{**kw, "now": now})
             except Busy:
                 self.calls.append((now, "busy"))
                 raise
