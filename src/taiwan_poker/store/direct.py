@@ -14,18 +14,16 @@ after a disconnection), and the next write opens a fresh one.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import psycopg
 from sqlalchemy import JSON, DateTime, Engine
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.util import await_only
 
 T = TypeVar("T")
 
@@ -34,7 +32,6 @@ CONNECT_TIMEOUT = 5  # seconds to open a PostgreSQL connection (a database that 
 WAIT_SECONDS = 30.0  # longest wait for a free connection
 SQLITE_BUSY_SECONDS = 30  # as the engine's connect_args
 SQLITE_BUSY_NOW_MS = 20  # a write on the event loop waits at most this long for SQLite's write lock
-LOOP_CONNECTIONS = 16  # PostgreSQL connections of the event loop's own (moves in flight beyond that wait for one)
 
 
 class Busy(Exception):
@@ -65,7 +62,6 @@ class DirectConnections:
         self._slots = threading.BoundedSemaphore(size)
         self._open: set[Any] = set()
         self._guard = threading.Lock()
-        self._loop: LoopConnections | None = None  # PostgreSQL: the event loop's own (:meth:`one_row_now`)
 
     def run(self, work: Callable[[Any], T], statement: str, *, now: bool = False) -> T:
         """``work(connection)`` on a free connection (``statement`` names it in an error). ``now`` (a write on the
@@ -111,21 +107,6 @@ class DirectConnections:
             if conn is not None:
                 self._discard(conn)
             self._slots.release()
-
-    def one_row_now(self, sql: str, params: Mapping[str, Any]) -> Any:
-        """PostgreSQL: ``sql``'s first column of its one row (None: no row), awaited on the event loop by the
-        calling code's greenlet (SQLAlchemy's ``greenlet_spawn``, as its asyncio extension runs sync code), on
-        the loop's own connections (:class:`LoopConnections`)."""
-        loop = asyncio.get_running_loop()
-        if self._loop is None or self._loop.loop is not loop:  # another app's loop (tests start several)
-            self._loop = LoopConnections(self._libpq, loop)
-        return await_only(self._loop.one_row(sql, params))
-
-    async def close_now(self) -> None:
-        """Close the event loop's connections (on that loop, as the app stops)."""
-        if self._loop is not None:
-            loop, self._loop = self._loop, None
-            await loop.close()
 
     def _operational(self, message: str) -> Exception:
         return psycopg.OperationalError(message) if self.dialect == "postgresql" else sqlite3.OperationalError(message)
@@ -184,70 +165,3 @@ def _locked(exc: sqlite3.OperationalError) -> bool:
     """SQLite's answer when its write lock stayed taken for the whole busy timeout."""
     return getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) \
         or "locked" in str(exc)
-
-
-class LoopConnections:
-    """PostgreSQL connections of one event loop (psycopg's ``AsyncConnection``, in autocommit): a move's one
-    statement is awaited on the loop instead of handed to a worker thread and back (issue 49). Used from that
-    loop only, so it needs no lock; a connection that failed is closed, and so are the idle ones."""
-
-    def __init__(self, libpq: str, loop: asyncio.AbstractEventLoop, size: int = LOOP_CONNECTIONS) -> None:
-        self.libpq = libpq
-        self.loop = loop
-        self.size = size
-        self._free: asyncio.Queue[psycopg.AsyncConnection[Any]] = asyncio.Queue()
-        self._open = 0
-
-    async def _take(self) -> psycopg.AsyncConnection[Any]:
-        """An idle connection, a new one while fewer than ``size`` are open, else the next one given back (a
-        move awaiting it holds up no other: the loop goes on)."""
-        with contextlib.suppress(asyncio.QueueEmpty):
-            return self._free.get_nowait()
-        if self._open >= self.size:
-            try:
-                return await asyncio.wait_for(self._free.get(), WAIT_SECONDS)
-            except TimeoutError:
-                raise psycopg.OperationalError("no free database connection on the event loop") from None
-        self._open += 1
-        try:
-            conn = await psycopg.AsyncConnection.connect(self.libpq, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
-            await conn.execute("SET synchronous_commit TO off")  # the engine's setting (store/db.py)
-        except BaseException:
-            self._open -= 1
-            raise
-        return conn
-
-    async def one_row(self, sql: str, params: Mapping[str, Any]) -> Any:
-        """``sql``'s first column of its one row, or None; driver errors as SQLAlchemy's (as :meth:`run`)."""
-        try:
-            conn = await self._take()
-        except psycopg.Error as exc:
-            raise DBAPIError.instance(sql, None, exc, psycopg.Error, connection_invalidated=True) from exc
-        try:
-            async with conn.cursor() as cur:
-                await cur.execute(sql, params)
-                row = await cur.fetchone()
-        except psycopg.Error as exc:
-            broken = bool(conn.closed or conn.broken or isinstance(exc, psycopg.OperationalError)
-                          or not isinstance(exc, psycopg.DatabaseError))
-            if broken:
-                await self._discard(conn)
-                await self.close()  # as SQLAlchemy's pool does: the idle ones are likely dead too
-            else:  # a refused write (a used key): the connection is fine
-                self._free.put_nowait(conn)
-            raise DBAPIError.instance(sql, None, exc, psycopg.Error, connection_invalidated=broken) from exc
-        except BaseException:  # cancelled mid-statement: the connection's state is not known
-            await asyncio.shield(self._discard(conn))
-            raise
-        self._free.put_nowait(conn)
-        return row[0] if row is not None else None
-
-    async def _discard(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        self._open -= 1
-        with contextlib.suppress(psycopg.Error):
-            await conn.close()
-
-    async def close(self) -> None:
-        """Close the idle connections."""
-        while not self._free.empty():
-            await self._discard(self._free.get_nowait())

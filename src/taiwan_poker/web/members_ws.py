@@ -27,7 +27,6 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.util import greenlet_spawn
 
 from ..errors import TaiwanPokerError
 from ..rooms.service import ActResult, RoomService
@@ -387,17 +386,15 @@ class RoomSocket:
         with observe_action(self.app, msg.get("type")):
             return handle_message(self.rooms, self.code, self.member, msg)
 
-    async def handle_now(self, msg: dict[str, Any]) -> StateReply | None:
-        """A move written right here on the event loop, when it can be without waiting for another thread (the
-        room in memory at the move's version and not being written elsewhere; SQLite's write lock free, or a free
-        PostgreSQL connection of the loop's, whose one statement is awaited): no hand-off to a worker thread and
-        back, which cost a third of a heads-up move's CPU (issue 49, docs/scaling.md). The write path is the same
-        code, run in a greenlet that awaits the statement (SQLAlchemy's ``greenlet_spawn``). None: it could
-        not (nothing was written), and :meth:`handle` writes it on a worker thread."""
+    def handle_now(self, msg: dict[str, Any]) -> StateReply | None:
+        """A move written right here on the event loop, when it can be at once (SQLite; the room in memory at the
+        move's version and not being written by another thread; the database's write lock free): no hand-off to
+        a worker thread and back, which cost a third of a heads-up move's CPU (issue 49, docs/scaling.md).
+        None: it could not (nothing was written), and :meth:`handle` writes it on a worker thread."""
         self.limit(msg)
         start = time.perf_counter()
         try:
-            reply = await greenlet_spawn(handle_message, self.rooms, self.code, self.member, msg, True)
+            reply = handle_message(self.rooms, self.code, self.member, msg, now=True)
         except Busy:
             return None
         self.app.state.metrics.action_seconds.labels(msg["type"]).observe(time.perf_counter() - start)
@@ -412,7 +409,7 @@ class RoomSocket:
             if msg.get("type") == "ping":  # the keep-alive needs no thread
                 return {"type": "pong"}
             if self.rooms.moves_now and msg.get("type") in NOW_MESSAGES:
-                written = await self.handle_now(msg)
+                written = self.handle_now(msg)
                 if written is not None:
                     return written
                 return await asyncio.to_thread(self.handle, msg, True)
