@@ -124,7 +124,7 @@ holding), passed in as weights.  Both stay outside this module.
 * Strength: played by Strong on heads-up river decisions it lost to today's Strong (duplicate, 12,000 deals
   a deck count: -5.0 [-22.3, +12.4] bb/100 at 2 decks, -16.0 [-33.3, +1.4] at 6), so it ships off.  Its
   uniform prior bets 58 % of unbet river spots (the rules 25 %); ``by_kind`` (42 %) played -2.1
-  [-25.5, +21.3] at 2 decks and +18.7 [-6.8, +44.3] at 6 (6,000 and 5,250 deals) but bluff-raises the worst
+  [-25.5, +21.3] at 2 decks and +9.6 [-14.4, +33.7] at 6 (6,000 deals each) but bluff-raises the worst
   hands facing a bet; off too.  Not
   yet tried: a lower temperature where the read cannot move the answer much (with no bet to call the moves
   were 0.03 at 0.15 pot), the habits (the rules read them on the river; this reads only the ranges), and
