@@ -64,49 +64,54 @@ def test_a_move_is_written_on_the_event_loop_with_sqlite(
     assert state(me, room)["version"] == reply["state"]["version"]
 
 
-def test_a_move_whose_room_is_busy_waits_on_a_worker_thread_and_the_loop_answers_meanwhile(
-        app: FastAPI, pair: tuple[TestClient, TestClient, str], monkeypatch: pytest.MonkeyPatch) -> None:
+class RoomBusy:
+    """Another thread is writing the room: it holds the room's lock."""
+
+    def __init__(self, rooms: RoomService, room: str) -> None:
+        self.lock = rooms.loader.locks(rooms.loader.room_id(room))
+
+    def hold(self) -> None:
+        assert self.lock.take()
+
+    def release(self) -> None:
+        self.lock.release()
+
+
+class DatabaseLocked:
+    """Another connection holds SQLite's write lock."""
+
+    def __init__(self, rooms: RoomService, room: str) -> None:
+        self.writer = sqlite3.connect(rooms.db.engine.url.database or "", isolation_level=None)
+
+    def hold(self) -> None:
+        self.writer.execute("BEGIN IMMEDIATE")
+
+    def release(self) -> None:
+        self.writer.execute("ROLLBACK")
+        self.writer.close()
+
+
+@pytest.mark.parametrize("busy", [RoomBusy, DatabaseLocked])
+def test_a_move_that_would_wait_is_written_on_a_worker_thread_and_the_loop_answers_meanwhile(
+        app: FastAPI, pair: tuple[TestClient, TestClient, str], monkeypatch: pytest.MonkeyPatch,
+        busy: type[RoomBusy | DatabaseLocked]) -> None:
     a, b, room = pair
     rooms: RoomService = app.state.rooms
     spy = Spy(rooms, monkeypatch)
     me, other, st = actor(a, b, room)
-    lock = rooms.loader.locks(rooms.loader.room_id(room))
+    blocker = busy(rooms, room)
     with me.websocket_connect(f"/ws/rooms/{room}") as ws, other.websocket_connect(f"/ws/rooms/{room}") as ws_o:
         ws.receive_json()
         ws_o.receive_json()
-        assert lock.take()  # another thread is writing this room
+        blocker.hold()
         try:
             ws.send_text(_move(st, "k2"))
             assert spy.in_thread.wait(WAIT), "the move went on to a worker thread"
             ws_o.send_text(json.dumps({"type": "ping"}))
-            assert ws_o.receive_json() == {"type": "pong"}, "the event loop is not held up by the busy room"
-            assert rooms.loader.cached(room, st["version"] + 1) is None, "nothing was written while the room was busy"
+            assert ws_o.receive_json() == {"type": "pong"}, "the event loop is not held up by the wait"
+            assert rooms.loader.cached(room, st["version"] + 1) is None, "nothing was written on the loop"
         finally:
-            lock.release()
-        reply = ws.receive_json()
-    assert reply["applied"] and reply["state"]["version"] > st["version"]
-    assert spy.calls == [(True, "busy"), (False, "written")]
-
-
-def test_a_move_whose_database_is_locked_is_written_after_the_lock_on_a_worker_thread(
-        app: FastAPI, pair: tuple[TestClient, TestClient, str], monkeypatch: pytest.MonkeyPatch) -> None:
-    a, b, room = pair
-    rooms: RoomService = app.state.rooms
-    spy = Spy(rooms, monkeypatch)
-    me, other, st = actor(a, b, room)
-    other_writer = sqlite3.connect(rooms.db.engine.url.database or "", isolation_level=None)
-    with me.websocket_connect(f"/ws/rooms/{room}") as ws, other.websocket_connect(f"/ws/rooms/{room}") as ws_o:
-        ws.receive_json()
-        ws_o.receive_json()
-        other_writer.execute("BEGIN IMMEDIATE")  # another connection holds SQLite's write lock
-        try:
-            ws.send_text(_move(st, "k3"))
-            assert spy.in_thread.wait(WAIT), "the move went on to a worker thread"
-            ws_o.send_text(json.dumps({"type": "ping"}))
-            assert ws_o.receive_json() == {"type": "pong"}, "the event loop is not held up by the locked database"
-        finally:
-            other_writer.execute("ROLLBACK")
-            other_writer.close()
+            blocker.release()
         reply = ws.receive_json()
     assert reply["applied"] and reply["state"]["version"] > st["version"]
     assert spy.calls == [(True, "busy"), (False, "written")]
