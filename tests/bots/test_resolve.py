@@ -17,6 +17,7 @@ from taiwan_poker.evaluate import rank_batch
 from taiwan_poker.strategy.resolve import (
     Actions,
     RiverSpot,
+    Universe,
     after_action,
     combo_index,
     combo_weights,
@@ -36,6 +37,20 @@ def _cards(*names: str, decks: int = 1) -> tuple[int, ...]:
 
 def _faces(*names: str) -> list[int]:
     return [c.face for c in parse_cards(names, 8)]
+
+
+def _polar(u: Universe, air_weight: float) -> tuple[list[int], list[int], np.ndarray, np.ndarray]:
+    """On the board 2s 2h 7d 9c Kh: the bettor holds three kings (value, weight 1 each) or ``air_weight`` in all of
+    4-3 (air); the caller 8-7, which beats air and loses to the kings. (value, air, caller's range, bettor's)."""
+    value = [combo_index(u, (a, b)) for a, b in ((_faces("Ks", "Kd")), _faces("Ks", "Kc"), _faces("Kd", "Kc"))]
+    air = [combo_index(u, (a, b)) for a in _faces("3s", "3h", "3d", "3c") for b in _faces("4s", "4h", "4d", "4c")]
+    catch = [combo_index(u, (a, b)) for a in _faces("7s", "7h", "7c") for b in _faces("8s", "8h", "8d", "8c")]
+    bettor = np.zeros(len(u.faces))
+    bettor[value] = 1.0
+    bettor[air] = air_weight / len(air)
+    caller = np.zeros(len(u.faces))
+    caller[catch] = 1.0
+    return value, air, caller, bettor
 
 
 @pytest.mark.parametrize("fraction", [1.0, 1 / 3])
@@ -58,14 +73,7 @@ def test_a_polarised_bettor_against_a_bluff_catcher_plays_the_closed_form(fracti
     board = _cards("2s", "2h", "7d", "9c", "Kh")
     spot = RiverSpot(decks=1, board=board, hole=_cards("Ks", "Kc"), pot=pot, stacks=(1000.0, 1000.0), actor=1)
     u = universe(spot)
-    value = [combo_index(u, (a, b)) for a, b in ((_faces("Ks", "Kd")), _faces("Ks", "Kc"), _faces("Kd", "Kc"))]
-    air = [combo_index(u, (a, b)) for a in _faces("3s", "3h", "3d", "3c") for b in _faces("4s", "4h", "4d", "4c")]
-    catch = [combo_index(u, (a, b)) for a in _faces("7s", "7h", "7c") for b in _faces("8s", "8h", "8d", "8c")]
-    bettor = np.zeros(len(u.faces))
-    bettor[value] = 1.0
-    bettor[air] = 6.0 / len(air)
-    caller = np.zeros(len(u.faces))
-    caller[catch] = 1.0
+    value, air, caller, bettor = _polar(u, 6.0)
     sol = solve(spot, (caller, bettor), iterations=1000, actions=Actions((fraction,), (), False, 1), max_buckets=None,
                 full_check=True)
     bet = pot * fraction
@@ -258,15 +266,7 @@ def _catcher_facing_a_bet(bettor_air: float) -> tuple[RiverSpot, np.ndarray, np.
     board = _cards("2s", "2h", "7d", "9c", "Kh")
     spot = RiverSpot(decks=1, board=board, hole=_cards("8s", "7s"), pot=10.0, stacks=(90.0, 80.0), actor=0,
                      bets=(0.0, 10.0), bets_made=1)
-    u = universe(spot)
-    value = [combo_index(u, (a, b)) for a, b in ((_faces("Ks", "Kd")), _faces("Ks", "Kc"), _faces("Kd", "Kc"))]
-    air = [combo_index(u, (a, b)) for a in _faces("3s", "3h", "3d", "3c") for b in _faces("4s", "4h", "4d", "4c")]
-    catch = [combo_index(u, (a, b)) for a in _faces("7s", "7h", "7c") for b in _faces("8s", "8h", "8d", "8c")]
-    bettor = np.zeros(len(u.faces))
-    bettor[value] = 1.0
-    bettor[air] = bettor_air / len(air)
-    caller = np.zeros(len(u.faces))
-    caller[catch] = 1.0
+    _, _, caller, bettor = _polar(universe(spot), bettor_air)
     return spot, caller, bettor
 
 

@@ -3,7 +3,6 @@ the spot it solves, legal and deterministic answers, and the nuts and the worst 
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 from functools import cache
 from itertools import combinations
@@ -22,6 +21,7 @@ from taiwan_poker.strategy.range_read import in_position
 from taiwan_poker.strategy.river import applies, spot_of
 from taiwan_poker.strategy.seat import SeatView
 from taiwan_poker_lab.arena import duplicate_heads_up, duplicate_ring
+from tests.strategy.strong_spots import Policy, strong_after_flop
 
 ON = replace(SHIPPED, resolve=replace(SHIPPED.resolve, river=True))
 OFF = replace(SHIPPED, resolve=replace(SHIPPED.resolve, river=False))
@@ -30,18 +30,13 @@ OFF = replace(SHIPPED, resolve=replace(SHIPPED.resolve, river=False))
 @cache
 def views() -> tuple[SeatView, ...]:
     """Strong's decisions after the flop in short duplicate matches: heads-up (2 and 6 decks) and six-handed."""
-    strong = policy_of("strong")
-    seen: list[SeatView] = []
 
-    def watched(v: SeatView, rng: random.Random) -> Action:
-        if v.street > 0:
-            seen.append(v)
-        return strong(v, rng)
+    def play(watched: Policy) -> None:
+        for decks in (2, 6):
+            duplicate_heads_up(RuleSet(decks=decks, seats=2), watched, policy_of("solid"), 60, seed=decks)
+        duplicate_ring(RuleSet(decks=6, seats=6), watched, policy_of("beginner"), 1, seed=3)
 
-    for decks in (2, 6):
-        duplicate_heads_up(RuleSet(decks=decks, seats=2), watched, policy_of("solid"), 60, seed=decks)
-    duplicate_ring(RuleSet(decks=6, seats=6), watched, policy_of("beginner"), 1, seed=3)
-    return tuple(seen)
+    return tuple(strong_after_flop(play))
 
 
 def heads_up_river() -> list[SeatView]:

@@ -15,13 +15,12 @@ bluffing).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from taiwan_poker.bots.levels import policy_of
-from taiwan_poker.rules.actions import Action, ActionKind
+from taiwan_poker.rules.actions import ActionKind
 from taiwan_poker.rules.ruleset import RuleSet
 from taiwan_poker.strategy.habits import Habits
 from taiwan_poker.strategy.legal import action_key
@@ -30,6 +29,7 @@ from taiwan_poker.strategy.policy import strategy
 from taiwan_poker.strategy.seat import SeatView
 from taiwan_poker_lab.arena import duplicate_heads_up, duplicate_ring
 from taiwan_poker_lab.exploiters import EXPLOITERS
+from tests.strategy.strong_spots import Policy, strong_after_flop
 
 STEP = 0.05
 MOST = 0.15
@@ -46,19 +46,14 @@ SEASONED = (  # two opponents seen over a few hundred decisions, with showdowns 
 
 def spots() -> list[SeatView]:
     """Strong's decisions after the flop in short duplicate matches (2 and 6 decks, heads-up and six seats)."""
-    strong = policy_of("strong")
-    seen: list[SeatView] = []
 
-    def watched(v: SeatView, rng: random.Random) -> Action:
-        if v.street > 0:
-            seen.append(v)
-        return strong(v, rng)
+    def play(watched: Policy) -> None:
+        for i, name in enumerate(("solid", "barreler", "overbettor", "maniac")):
+            other = EXPLOITERS[name] if name in EXPLOITERS else policy_of(name)
+            duplicate_heads_up(RuleSet(decks=2 if i % 2 else 6, seats=2), watched, other, 10, seed=70 + i)
+        duplicate_ring(RuleSet(decks=6, seats=6), watched, policy_of("beginner"), 2, seed=75)
 
-    for i, name in enumerate(("solid", "barreler", "overbettor", "maniac")):
-        other = EXPLOITERS[name] if name in EXPLOITERS else policy_of(name)
-        duplicate_heads_up(RuleSet(decks=2 if i % 2 else 6, seats=2), watched, other, 10, seed=70 + i)
-    duplicate_ring(RuleSet(decks=6, seats=6), watched, policy_of("beginner"), 2, seed=75)
-    return seen
+    return strong_after_flop(play)
 
 
 def _add(t: tuple[int, ...], i: int, x: float) -> Any:

@@ -793,8 +793,8 @@ def fold(events: Iterable[TableEvent], state: TableState | None = None) -> Table
     for event in events:
         held = state.hand if state is not None else None
         state = _evolve(state, event, owned)
-        hand = state.hand
-        owned = hand if hand is not None and hand is not held else owned if hand is owned else None
+        if state.hand is not held:  # a copy, or a new hand, this fold made: nobody else holds it
+            owned = state.hand
     if state is None:
         raise TableError("an empty table log", code="bad_event")
     return state

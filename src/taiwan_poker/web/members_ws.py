@@ -380,9 +380,10 @@ class RoomSocket:
 
     def handle(self, msg: dict[str, Any], counted: bool = False) -> dict[str, Any] | StateReply:
         """A message that may write, on a worker thread (``counted``: :meth:`limit` has counted it already)."""
-        if not counted:
+        if counted:
+            self.signed_in()
+        else:
             self.limit(msg)
-        self.signed_in()
         with observe_action(self.app, msg.get("type")):
             return handle_message(self.rooms, self.code, self.member, msg)
 
