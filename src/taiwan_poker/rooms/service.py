@@ -148,9 +148,10 @@ class RoomService:
         self.bus: PushBus | None = None  # cross-instance pushes (PostgreSQL); set by the app
         self.loader = RoomLoader(db, cache_capacity, cache_idle_seconds)
         self._direct = True  # a move's write on the driver's own connections (:meth:`_commit`)
-        # a socket's move may be written on the event loop itself (``now``): with SQLite, whose write is a local
-        # commit of a few tens of microseconds, never with a database across a network (issue 49)
-        self.moves_now = db.engine.dialect.name == "sqlite"
+        # a socket's move may be written on the event loop itself (``now``, issue 49): SQLite's write is a local
+        # commit of a few tens of microseconds, made there; PostgreSQL's one statement is awaited there
+        self.moves_now = True
+        self.moves_awaited = db.engine.dialect.name != "sqlite"  # the write path in a greenlet that awaits
         self.reads = RoomReads(self.loader, lambda: self.clock())
         self.absorb = self.loader.absorb
         self.errors = self.loader.errors

@@ -14,16 +14,19 @@ after a disconnection), and the next write opens a fresh one.
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import contextlib
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import psycopg
 from sqlalchemy import JSON, DateTime, Engine
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.util import await_only
 
 T = TypeVar("T")
 
@@ -32,6 +35,7 @@ CONNECT_TIMEOUT = 5  # seconds to open a PostgreSQL connection (a database that 
 WAIT_SECONDS = 30.0  # longest wait for a free connection
 SQLITE_BUSY_SECONDS = 30  # as the engine's connect_args
 SQLITE_BUSY_NOW_MS = 20  # a write on the event loop waits at most this long for SQLite's write lock
+LOOP_CONNECTIONS = 16  # PostgreSQL connections of the event loop's own (moves in flight beyond that wait for one)
 
 
 class Busy(Exception):
@@ -62,6 +66,7 @@ class DirectConnections:
         self._slots = threading.BoundedSemaphore(size)
         self._open: set[Any] = set()
         self._guard = threading.Lock()
+        self._loop: LoopConnections | None = None  # PostgreSQL: the event loop's own (:meth:`one_row_now`)
 
     def run(self, work: Callable[[Any], T], statement: str, *, now: bool = False) -> T:
         """``work(connection)`` on a free connection (``statement`` names it in an error). ``now`` (a write on the
@@ -107,6 +112,21 @@ class DirectConnections:
             if conn is not None:
                 self._discard(conn)
             self._slots.release()
+
+    def one_row_now(self, sql: str, params: Mapping[str, Any]) -> Any:
+        """PostgreSQL: ``sql``'s first column of its one row (None: no row), awaited on the event loop by the
+        calling code's greenlet (SQLAlchemy's ``greenlet_spawn``, as its asyncio extension runs sync code), on
+        the loop's own connections (:class:`LoopConnections`)."""
+        loop = asyncio.get_running_loop()
+        if self._loop is None or self._loop.loop is not loop:  # another app's loop (tests start several)
+            self._loop = LoopConnections(self._libpq, loop)
+        return await_only(self._loop.one_row(sql, params))
+
+    async def close_now(self) -> None:
+        """Close the event loop's connections (on that loop, as the app stops)."""
+        if self._loop is not None:
+            loop, self._loop = self._loop, None
+            await loop.close()
 
     def _operational(self, message: str) -> Exception:
         return psycopg.OperationalError(message) if self.dialect == "postgresql" else sqlite3.OperationalError(message)
@@ -165,3 +185,104 @@ def _locked(exc: sqlite3.OperationalError) -> bool:
     """SQLite's answer when its write lock stayed taken for the whole busy timeout."""
     return getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) \
         or "locked" in str(exc)
+
+
+class LoopConnections:
+    """PostgreSQL connections of one event loop (psycopg's ``AsyncConnection``, in autocommit): a move's one
+    statement is awaited on the loop instead of handed to a worker thread and back (issue 49). Used from that
+    loop only, so it needs no lock. Fair: a connection given back goes to the move that has waited longest, never
+    to one that came later (an ``asyncio.Queue`` lets a newcomer take what a woken waiter was promised, and under
+    load the waiters starved). A connection that failed is closed with the idle ones, and its place passes on."""
+
+    def __init__(self, libpq: str, loop: asyncio.AbstractEventLoop, size: int = LOOP_CONNECTIONS) -> None:
+        self.libpq = libpq
+        self.loop = loop
+        self.size = size
+        self._idle: list[psycopg.AsyncConnection[Any]] = []  # the last given back first (the warmest)
+        # in order of arrival: each is given a connection, or None (a place to open one in)
+        self._waiters: collections.deque[asyncio.Future[psycopg.AsyncConnection[Any] | None]] = collections.deque()
+        self._open = 0  # connections open or being opened, and places handed to a waiter
+
+    async def _take(self) -> psycopg.AsyncConnection[Any]:
+        """An idle connection, a new one while fewer than ``size`` are open, else the next one given back after
+        those asked for before (a move awaiting it holds up no other: the loop goes on)."""
+        if self._idle:
+            return self._idle.pop()
+        if self._open < self.size and not self._waiters:
+            self._open += 1
+            return await self._connect()
+        waiter: asyncio.Future[psycopg.AsyncConnection[Any] | None] = self.loop.create_future()
+        self._waiters.append(waiter)
+        try:
+            async with asyncio.timeout(WAIT_SECONDS):
+                conn = await waiter
+        except BaseException as exc:
+            if waiter.done() and not waiter.cancelled():  # handed over just as this move gave up: pass it on
+                self._give(waiter.result())
+            else:
+                waiter.cancel()
+                self._waiters.remove(waiter)
+            if isinstance(exc, TimeoutError):
+                raise psycopg.OperationalError("no free database connection on the event loop") from None
+            raise
+        return conn if conn is not None else await self._connect()
+
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        """A new connection, in a place already counted in ``_open`` (given up if it cannot be opened)."""
+        try:
+            conn = await psycopg.AsyncConnection.connect(self.libpq, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+            await conn.execute("SET synchronous_commit TO off")  # the engine's setting (store/db.py)
+        except BaseException:
+            self._give(None)
+            raise
+        return conn
+
+    def _give(self, conn: psycopg.AsyncConnection[Any] | None) -> None:
+        """A connection given back (None: a place freed) goes to the longest waiting move, else stays idle."""
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(conn)
+                return
+        if conn is None:
+            self._open -= 1
+        else:
+            self._idle.append(conn)
+
+    async def one_row(self, sql: str, params: Mapping[str, Any]) -> Any:
+        """``sql``'s first column of its one row, or None; driver errors as SQLAlchemy's (as :meth:`run`)."""
+        try:
+            conn = await self._take()
+        except psycopg.Error as exc:
+            raise DBAPIError.instance(sql, None, exc, psycopg.Error, connection_invalidated=True) from exc
+        try:
+            async with conn.cursor() as cur:
+                await cur.execute(sql, params)
+                row = await cur.fetchone()
+        except psycopg.Error as exc:
+            broken = bool(conn.closed or conn.broken or isinstance(exc, psycopg.OperationalError)
+                          or not isinstance(exc, psycopg.DatabaseError))
+            if broken:
+                await self._discard(conn)
+                await self.close()  # as SQLAlchemy's pool does: the idle ones are likely dead too
+            else:  # a refused write (a used key): the connection is fine
+                self._give(conn)
+            raise DBAPIError.instance(sql, None, exc, psycopg.Error, connection_invalidated=broken) from exc
+        except BaseException:  # cancelled mid-statement: the connection's state is not known
+            await asyncio.shield(self._discard(conn))
+            raise
+        self._give(conn)
+        return row[0] if row is not None else None
+
+    async def _discard(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        self._give(None)
+        with contextlib.suppress(psycopg.Error):
+            await conn.close()
+
+    async def close(self) -> None:
+        """Close the idle connections."""
+        while self._idle:
+            conn = self._idle.pop()
+            self._open -= 1
+            with contextlib.suppress(psycopg.Error):
+                await conn.close()

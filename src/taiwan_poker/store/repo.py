@@ -301,7 +301,7 @@ def append_events_direct(
                 row = cur.fetchone()
             return row[0] if row is not None else None
 
-        if direct.run(one_statement, sql, now=at_once) != 1:
+        if (direct.one_row_now(sql, params) if at_once else direct.run(one_statement, sql)) != 1:
             raise StaleVersion(f"room {room_id} is no longer at version {expected_version}", room=room_id)
         return new_version
     assert notify is None, "SQLite has no notifications"

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.util import greenlet_spawn
 
 from ..errors import TaiwanPokerError
 from ..rooms.service import ActResult, RoomService
@@ -66,6 +67,12 @@ def _origin_ok(ws: WebSocket) -> bool:
     if origin is None:
         return True
     return urlsplit(origin).netloc == ws.headers.get("host")
+
+
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    """Mark a shielded move's outcome as seen (its socket may have stopped waiting for it)."""
+    if not task.cancelled():
+        task.exception()
 
 
 def _error(ws: WebSocket, exc: TaiwanPokerError) -> dict[str, Any]:
@@ -387,15 +394,24 @@ class RoomSocket:
         with observe_action(self.app, msg.get("type")):
             return handle_message(self.rooms, self.code, self.member, msg)
 
-    def handle_now(self, msg: dict[str, Any]) -> StateReply | None:
-        """A move written right here on the event loop, when it can be at once (SQLite; the room in memory at the
-        move's version and not being written by another thread; the database's write lock free): no hand-off to
-        a worker thread and back, which cost a third of a heads-up move's CPU (issue 49, docs/scaling.md).
-        None: it could not (nothing was written), and :meth:`handle` writes it on a worker thread."""
+    async def handle_now(self, msg: dict[str, Any]) -> StateReply | None:
+        """A move written right here on the event loop, when it can be without waiting for another thread (the
+        room in memory at the move's version and not being written elsewhere; SQLite's write lock free, or a free
+        PostgreSQL connection of the loop's, whose one statement is awaited): no hand-off to a worker thread and
+        back, which cost a third of a heads-up move's CPU (issue 49, docs/scaling.md). On PostgreSQL the write path
+        is the same code, run in a greenlet that awaits the statement (SQLAlchemy's ``greenlet_spawn``). None: it
+        could not (nothing was written), and :meth:`handle` writes it on a worker thread."""
         self.limit(msg)
         start = time.perf_counter()
         try:
-            reply = handle_message(self.rooms, self.code, self.member, msg, now=True)
+            if self.rooms.moves_awaited:
+                # shielded: a socket closed mid-statement still keeps and pushes a move its database committed
+                move = asyncio.ensure_future(greenlet_spawn(handle_message, self.rooms, self.code, self.member,
+                                                            msg, True))
+                move.add_done_callback(_retrieved)
+                reply = await asyncio.shield(move)
+            else:
+                reply = handle_message(self.rooms, self.code, self.member, msg, True)
         except Busy:
             return None
         self.app.state.metrics.action_seconds.labels(msg["type"]).observe(time.perf_counter() - start)
@@ -410,7 +426,7 @@ class RoomSocket:
             if msg.get("type") == "ping":  # the keep-alive needs no thread
                 return {"type": "pong"}
             if self.rooms.moves_now and msg.get("type") in NOW_MESSAGES:
-                written = self.handle_now(msg)
+                written = await self.handle_now(msg)
                 if written is not None:
                     return written
                 return await asyncio.to_thread(self.handle, msg, True)

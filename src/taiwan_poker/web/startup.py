@@ -170,4 +170,5 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         claim.release()
         instance.release()
         app.state.metrics.unwatch_gc()
+        await app.state.db.direct.close_now()
         app.state.db.dispose()
