@@ -106,7 +106,7 @@ def _until(probe: Callable[[], Any]) -> Any:
 
 def _run(test: Callable[[LoopConnections], Awaitable[T]], size: int = 1) -> T:
     async def main() -> T:
-        pool = LoopConnections(LIBPQ, asyncio.get_running_loop(), size)
+        pool = LoopConnections(LIBPQ, size)
         try:
             return await test(pool)
         finally:

@@ -20,6 +20,7 @@ import contextlib
 import queue
 import sqlite3
 import threading
+import weakref
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -66,7 +67,9 @@ class DirectConnections:
         self._slots = threading.BoundedSemaphore(size)
         self._open: set[Any] = set()
         self._guard = threading.Lock()
-        self._loop: LoopConnections | None = None  # PostgreSQL: the event loop's own (:meth:`one_row_now`)
+        # PostgreSQL: each event loop's own (:meth:`one_row_now`; the app has one, a test's clients one each)
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopConnections] = \
+            weakref.WeakKeyDictionary()
 
     def run(self, work: Callable[[Any], T], statement: str, *, now: bool = False) -> T:
         """``work(connection)`` on a free connection (``statement`` names it in an error). ``now`` (a write on the
@@ -118,15 +121,16 @@ class DirectConnections:
         calling code's greenlet (SQLAlchemy's ``greenlet_spawn``, as its asyncio extension runs sync code), on
         the loop's own connections (:class:`LoopConnections`)."""
         loop = asyncio.get_running_loop()
-        if self._loop is None or self._loop.loop is not loop:  # another app's loop (tests start several)
-            self._loop = LoopConnections(self._libpq, loop)
-        return await_only(self._loop.one_row(sql, params))
+        connections = self._loops.get(loop)
+        if connections is None:
+            connections = self._loops[loop] = LoopConnections(self._libpq)
+        return await_only(connections.one_row(sql, params))
 
     async def close_now(self) -> None:
         """Close the event loop's connections (on that loop, as the app stops)."""
-        if self._loop is not None:
-            loop, self._loop = self._loop, None
-            await loop.close()
+        connections = self._loops.pop(asyncio.get_running_loop(), None)
+        if connections is not None:
+            await connections.close()
 
     def _operational(self, message: str) -> Exception:
         return psycopg.OperationalError(message) if self.dialect == "postgresql" else sqlite3.OperationalError(message)
@@ -194,9 +198,8 @@ class LoopConnections:
     to one that came later (an ``asyncio.Queue`` lets a newcomer take what a woken waiter was promised, and under
     load the waiters starved). A connection that failed is closed with the idle ones, and its place passes on."""
 
-    def __init__(self, libpq: str, loop: asyncio.AbstractEventLoop, size: int = LOOP_CONNECTIONS) -> None:
+    def __init__(self, libpq: str, size: int = LOOP_CONNECTIONS) -> None:
         self.libpq = libpq
-        self.loop = loop
         self.size = size
         self._idle: list[psycopg.AsyncConnection[Any]] = []  # the last given back first (the warmest)
         # in order of arrival: each is given a connection, or None (a place to open one in)
@@ -211,7 +214,7 @@ class LoopConnections:
         if self._open < self.size and not self._waiters:
             self._open += 1
             return await self._connect()
-        waiter: asyncio.Future[psycopg.AsyncConnection[Any] | None] = self.loop.create_future()
+        waiter: asyncio.Future[psycopg.AsyncConnection[Any] | None] = asyncio.get_running_loop().create_future()
         self._waiters.append(waiter)
         try:
             async with asyncio.timeout(WAIT_SECONDS):
