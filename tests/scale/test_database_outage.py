@@ -162,6 +162,70 @@ def test_a_database_outage_mid_match_answers_503_and_the_app_recovers_without_a_
         two.stop()
 
 
+def socket_reply(ws: ClientConnection, seconds: float) -> dict[str, Any]:
+    """The answer to a move sent on ``ws`` (pushed states skipped) within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=left))
+        if msg["type"] == "error" or "applied" in msg:
+            return msg
+    raise AssertionError(f"no answer within {seconds} s")
+
+
+def test_a_socket_move_in_an_outage_is_refused_at_once_and_the_loops_connections_come_back(
+        tmp_path: Path, gated_schema: tuple[TcpGate, str]) -> None:
+    """A socket's move is written on the event loop on PostgreSQL's own connections (issue 49): when the database
+    goes away, one of them broken and new ones refused, the move is answered ``database_unavailable`` at once and
+    changes nothing; once the database is back the loop opens new ones and the same move is applied once."""
+    gate, url = gated_schema
+    server = ServerProcess(tmp_path / "one", tmp_path / "one.log", {"DATABASE_URL": url})
+    server.start()
+    stack = contextlib.ExitStack()
+    try:
+        players = [signed_in(server.base, "Alice"), signed_in(server.base, "Bob")]
+        code = players[0].post("/api/rooms", json={"decks": 2}).json()["code"]
+        assert players[1].post(f"/api/rooms/{code}/join").status_code == 200
+        sockets = [socket_for(server.base, p, code, stack) for p in players]
+
+        def move(key: str) -> tuple[ClientConnection, dict[str, Any], int]:
+            st = players[0].get(f"/api/rooms/{code}").json()
+            assert not st["hand"]["complete"]
+            seat = st["hand"]["to_act"]
+            legal = players[seat].get(f"/api/rooms/{code}").json()["hand"]["legal"]["actions"]
+            kind = "check" if "check" in legal else "call"
+            return sockets[seat], {"type": "action", "version": st["version"], "key": key,
+                                   "action": {"kind": kind}}, st["version"]
+
+        ws, msg, version = move("before")
+        ws.send(json.dumps(msg))
+        assert socket_reply(ws, 10)["applied"], "written on the loop, which now holds a connection"
+
+        ws, msg, version = move("outage")
+        gate.cut()
+        for attempt in range(2):  # the loop's connection broken, then a new one refused
+            started = time.monotonic()
+            ws.send(json.dumps(msg))
+            answer = socket_reply(ws, OUTAGE_ANSWER_SECONDS)
+            assert time.monotonic() - started < OUTAGE_ANSWER_SECONDS
+            assert answer["type"] == "error" and answer["error"]["code"] == "database_unavailable", (attempt, answer)
+
+        gate.open()
+        deadline = time.monotonic() + 15
+        while (r := players[0].get(f"/api/rooms/{code}")).status_code != 200:
+            assert r.status_code == 503 and time.monotonic() < deadline, r.text
+            time.sleep(0.2)
+        assert r.json()["version"] == version, "nothing was applied during the outage"
+        ws.send(json.dumps(msg))  # the same move again, on the same socket
+        again = socket_reply(ws, 10)
+        assert again.get("applied") and again["state"]["version"] > version, again
+        ws.send(json.dumps(msg))
+        assert socket_reply(ws, 10)["applied"] is False, "a repeat is not applied twice"
+        assert '"status": 500' not in server.log_path.read_text(), "no 500 was answered"
+    finally:
+        stack.close()
+        server.stop()
+
+
 def test_a_push_whose_view_read_fails_is_retried_and_the_socket_stays_live(
         make_app: AppFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """The database blinks just as a push reads the socket's view: the push is tried again a moment later
