@@ -44,8 +44,10 @@ class Player:
 
     def post(self, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
         headers = {"X-CSRF-Token": self.csrf()}
-        r = (self.ctx.request.post(self.base + path, data=body, headers=headers) if body is not None
-             else self.ctx.request.post(self.base + path, headers=headers))
+        # max_retries: a keep-alive connection the server closed as idle just as the request went out is reset
+        # (ECONNRESET) before the app reads the request, and a browser sends such a request again (as state() does)
+        r = (self.ctx.request.post(self.base + path, data=body, headers=headers, max_retries=2) if body is not None
+             else self.ctx.request.post(self.base + path, headers=headers, max_retries=2))
         return r.status, r.json()
 
     def state(self, code: str) -> dict[str, Any]:
