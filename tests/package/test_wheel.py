@@ -13,6 +13,8 @@ install does. Both are on every machine that runs the suite (``dev.py``).
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import re
 import shutil
@@ -27,10 +29,14 @@ import httpx
 import pytest
 
 from taiwan_poker import __version__
+from tests.members.conftest import pg_url
+from tests.members.test_restart import signed_in
+from tests.scale.test_database_outage import socket_for, socket_reply
 from tests.server_process import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "CHANGELOG.md", "src")
+__all__ = ["pg_url"]  # the member tests' fixture: a fresh PostgreSQL schema
 SERVER_ENV = ("TP_GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_ID", "DATABASE_URL", "TP_PUSH_BUS", "TP_RATE_LIMIT_STORAGE",
               "TAIWAN_POKER_KERNEL", "PYTHONPATH", "VIRTUAL_ENV")
 
@@ -154,6 +160,48 @@ def test_the_installed_server_serves_the_pages_the_lab_and_a_bot_table(installed
             state = c.get(f"/api/rooms/{code}").json()
             assert state["hand"] is not None, state
     finally:
+        proc.terminate()
+        proc.wait(20)
+        log.close()
+    text = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in text, text[-3000:]
+
+
+def test_the_installed_server_writes_a_socket_move_on_postgresql(installed: Path, tmp_path: Path,
+                                                                   pg_url: str) -> None:
+    """A move over a room's socket on PostgreSQL, written on the event loop (issue 49): its statement is awaited
+    in a greenlet, so the installed dependencies must bring the greenlet library (SQLAlchemy's ``asyncio``
+    extra), which nothing else of the product needs."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    url = pg_url.replace("postgresql+psycopg://", "postgresql://")
+    log = (tmp_path / "server.log").open("w")
+    proc = subprocess.Popen([str(installed / "taiwan-poker"), "serve", "--port", str(port), "--data-dir",
+                             str(tmp_path / "data")], env=_env(DATABASE_URL=url), cwd=tmp_path, stdout=log,
+                            stderr=subprocess.STDOUT)
+    stack = contextlib.ExitStack()
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None, (tmp_path / "server.log").read_text()
+            assert time.monotonic() < deadline, "the installed server did not start"
+            time.sleep(0.2)
+        players = [signed_in(base, "Alice"), signed_in(base, "Bob")]
+        code = players[0].post("/api/rooms", json={"decks": 2}).json()["code"]
+        assert players[1].post(f"/api/rooms/{code}/join").status_code == 200
+        st = players[0].get(f"/api/rooms/{code}").json()
+        seat = st["hand"]["to_act"]
+        ws = socket_for(base, players[seat], code, stack)
+        ws.send(json.dumps({"type": "action", "version": st["version"], "key": "k1", "action": {"kind": "call"}}))
+        reply = socket_reply(ws, 30)
+        assert reply.get("applied") and reply["state"]["version"] > st["version"], reply
+    finally:
+        stack.close()
         proc.terminate()
         proc.wait(20)
         log.close()
