@@ -9,7 +9,8 @@ the engine sets up its own (store/db.py), and runs such writes on them: on Postg
 engine's own column types, so what is stored is what SQLAlchemy would have stored. A driver error comes out as
 SQLAlchemy's (``IntegrityError`` for a used idempotency key, ``DBAPIError`` for a database that does not answer),
 so callers treat it as any other; a connection that failed is closed with the idle ones (as the engine's pool does
-after a disconnection), and the next write opens a fresh one.
+after a disconnection), and the next write opens a fresh one. A move written on the event loop uses, on PostgreSQL,
+connections of that loop's own (:class:`LoopConnections`), its statement awaited there.
 """
 
 from __future__ import annotations
