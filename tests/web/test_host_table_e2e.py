@@ -220,6 +220,15 @@ def wait_for(p: Player, ready: Callable[[dict[str, Any]], bool], timeout: float 
     return s
 
 
+def turn_passed(p: Player, before: dict[str, Any]) -> dict[str, Any]:
+    """The state once the move of the seat to act in ``before`` is in (another seat to act, another street, a
+    choice asked or the hand over), not once any version moved: a player's seed for the next hand is an event of
+    its own and may arrive first."""
+    seat, street = before["hand"]["to_act"], before["hand"]["street"]
+    return wait_for(p, lambda x: x["hand"]["complete"] or x["hand"]["pending"] is not None
+                    or x["hand"]["to_act"] != seat or x["hand"]["street"] != street)
+
+
 def in_view(p: Player, extra: list[str], what: str) -> dict[str, Any]:
     settle(p.page)
     res: dict[str, Any] = p.page.evaluate(LAYOUT_PROBLEMS, extra)
@@ -317,7 +326,7 @@ def test_a_home_game_through_every_control_of_the_hosts_table(server: str, brows
             actor.wait_version(s["version"])
             actor.page.wait_for_selector("#actions", state="visible")
             key(actor, "f" if expected == "fold" else "c")
-            actor.wait(f"Number(document.getElementById('room').dataset.version) > {s['version']}")
+            turn_passed(alice, s)
             last = actor.state()["hand"]["last_actions"].get(str(actor.state()["you"]))
             assert last is None or last["kind"] == expected, last  # a new street clears the last actions
             chips_add_up(actor.state())
@@ -346,7 +355,8 @@ def test_a_home_game_through_every_control_of_the_hosts_table(server: str, brows
                 in_view(loser, ["#choice-bar"], "show or muck")
                 loser.shot("show-or-muck")
                 loser.page.click("#show-no")
-                loser.wait(f"Number(document.getElementById('room').dataset.version) > {s['version']}")
+                wait_for(alice, lambda x, asked=pending["seats"][0]: x["hand"]["pending"] is None
+                         or asked not in x["hand"]["pending"]["seats"])
                 s = alice.state()
                 mucked = pending["seats"][0]
                 assert s["hand"]["seats"][mucked].get("mucked") is True and "shown" not in s["hand"]["seats"][mucked]
@@ -498,7 +508,7 @@ def test_a_home_game_through_every_control_of_the_hosts_table(server: str, brows
         pusher.wait_version(s["version"])
         pusher.page.wait_for_selector("#actions", state="visible")
         key(pusher, "a")
-        pusher.wait(f"Number(document.getElementById('room').dataset.version) > {s['version']}")
+        turn_passed(alice, s)
         caller = None
         for _ in range(4):
             s = alice.state()
@@ -511,7 +521,7 @@ def test_a_home_game_through_every_control_of_the_hosts_table(server: str, brows
                 actor.wait_version(s["version"])
                 actor.page.wait_for_selector("#act-call" if letter == "c" else "#act-allin", state="visible")
                 key(actor, letter)
-                actor.wait(f"Number(document.getElementById('room').dataset.version) > {s['version']}")
+                turn_passed(alice, s)
             else:
                 act(actor, "fold")
         s = alice.state()
