@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Mapping
 from pathlib import Path
 
 
@@ -22,12 +23,15 @@ class ServerProcess:
     """One server process; ``start()`` waits for ``/healthz``, ``kill()`` is a hard kill (no clean shut-down)."""
 
     def __init__(self, data_dir: Path, log_path: Path, env: dict[str, str] | None = None, port: int | None = None,
-                 max_descriptors: int | None = None):
+                 max_descriptors: int | None = None, exe: Path | None = None,
+                 base_env: Mapping[str, str] | None = None, cwd: Path | None = None):
         self.data_dir = data_dir
         self.log_path = log_path
         # tests drive the server at machine speed from one address: the rate limits stay on, 50 times wider
-        self.env = {**os.environ, "TP_RATE_LIMIT_SCALE": "50", "TP_BOT_PAUSE": "0,0",
-                    **(env or {})}
+        self.env = {**(os.environ if base_env is None else base_env), "TP_RATE_LIMIT_SCALE": "50",
+                    "TP_BOT_PAUSE": "0,0", **(env or {})}
+        self.exe = exe  # another installation's taiwan-poker (None: this environment's)
+        self.cwd = cwd
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.max_descriptors = max_descriptors  # the server's RLIMIT_NOFILE, soft and hard (None: inherited)
@@ -40,12 +44,12 @@ class ServerProcess:
         resource.setrlimit(resource.RLIMIT_NOFILE, (self.max_descriptors, self.max_descriptors))
 
     def start(self, timeout: float = 90) -> str:  # a loaded 2-core CI machine starts a server slowly
-        exe = Path(sys.executable).with_name("taiwan-poker")
+        exe = self.exe or Path(sys.executable).with_name("taiwan-poker")
         cmd = [str(exe)] if exe.exists() else [sys.executable, "-c", "from taiwan_poker.cli import main; main()"]
         log = self.log_path.open("a")
         self.proc = subprocess.Popen(
             [*cmd, "serve", "--port", str(self.port), "--data-dir", str(self.data_dir), "--log-level", "warning"],
-            stdout=log, stderr=subprocess.STDOUT, env=self.env,
+            stdout=log, stderr=subprocess.STDOUT, env=self.env, cwd=self.cwd,
             preexec_fn=self._limit_descriptors if self.max_descriptors is not None else None,
         )
         deadline = time.monotonic() + timeout

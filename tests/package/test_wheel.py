@@ -32,7 +32,7 @@ from taiwan_poker import __version__
 from tests.members.conftest import pg_url
 from tests.members.test_restart import signed_in
 from tests.scale.test_database_outage import socket_for, socket_reply
-from tests.server_process import free_port
+from tests.server_process import ServerProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "CHANGELOG.md", "src")
@@ -172,25 +172,12 @@ def test_the_installed_server_writes_a_socket_move_on_postgresql(installed: Path
     """A move over a room's socket on PostgreSQL, written on the event loop (issue 49): its statement is awaited
     in a greenlet, so the installed dependencies must bring the greenlet library (SQLAlchemy's ``asyncio``
     extra), which nothing else of the product needs."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
     url = pg_url.replace("postgresql+psycopg://", "postgresql://")
-    log = (tmp_path / "server.log").open("w")
-    proc = subprocess.Popen([str(installed / "taiwan-poker"), "serve", "--port", str(port), "--data-dir",
-                             str(tmp_path / "data")], env=_env(DATABASE_URL=url), cwd=tmp_path, stdout=log,
-                            stderr=subprocess.STDOUT)
+    server = ServerProcess(tmp_path / "data", tmp_path / "server.log", {"DATABASE_URL": url},
+                           exe=installed / "taiwan-poker", base_env=_env(), cwd=tmp_path)
+    base = server.start()
     stack = contextlib.ExitStack()
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None, (tmp_path / "server.log").read_text()
-            assert time.monotonic() < deadline, "the installed server did not start"
-            time.sleep(0.2)
         players = [signed_in(base, "Alice"), signed_in(base, "Bob")]
         code = players[0].post("/api/rooms", json={"decks": 2}).json()["code"]
         assert players[1].post(f"/api/rooms/{code}/join").status_code == 200
@@ -202,9 +189,7 @@ def test_the_installed_server_writes_a_socket_move_on_postgresql(installed: Path
         assert reply.get("applied") and reply["state"]["version"] > st["version"], reply
     finally:
         stack.close()
-        proc.terminate()
-        proc.wait(20)
-        log.close()
+        server.stop()
     text = (tmp_path / "server.log").read_text()
     assert "Traceback" not in text, text[-3000:]
 

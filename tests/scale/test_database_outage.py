@@ -73,6 +73,15 @@ def answered(request: Any) -> tuple[httpx.Response, float]:
     return response, time.monotonic() - started
 
 
+def read_again(client: httpx.Client, code: str, seconds: float = 15) -> httpx.Response:
+    """The room read once the database answers again (503 until then, for at most ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while (r := client.get(f"/api/rooms/{code}")).status_code != 200:
+        assert r.status_code == 503 and time.monotonic() < deadline, r.text
+        time.sleep(0.2)
+    return r
+
+
 def test_a_database_outage_mid_match_answers_503_and_the_app_recovers_without_a_restart(
         tmp_path: Path, gated_schema: tuple[TcpGate, str]) -> None:
     gate, url = gated_schema
@@ -129,10 +138,7 @@ def test_a_database_outage_mid_match_answers_503_and_the_app_recovers_without_a_
         assert msg["type"] == "pong", msg
 
         gate.open()
-        deadline = time.monotonic() + 15
-        while (r := players[0].get(f"/api/rooms/{code}")).status_code != 200:
-            assert r.status_code == 503 and time.monotonic() < deadline, r.text
-            time.sleep(0.2)
+        r = read_again(players[0], code)
         assert r.json()["version"] == before["version"], "nothing was applied during the outage"
         again = actor.post(path, json=move)  # the move the outage refused, sent again (same key)
         assert again.status_code == 200 and again.json()["applied"], again.text
@@ -210,10 +216,7 @@ def test_a_socket_move_in_an_outage_is_refused_at_once_and_the_loops_connections
             assert answer["type"] == "error" and answer["error"]["code"] == "database_unavailable", (attempt, answer)
 
         gate.open()
-        deadline = time.monotonic() + 15
-        while (r := players[0].get(f"/api/rooms/{code}")).status_code != 200:
-            assert r.status_code == 503 and time.monotonic() < deadline, r.text
-            time.sleep(0.2)
+        r = read_again(players[0], code)
         assert r.json()["version"] == version, "nothing was applied during the outage"
         ws.send(json.dumps(msg))  # the same move again, on the same socket
         again = socket_reply(ws, 10)

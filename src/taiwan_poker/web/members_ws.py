@@ -119,7 +119,7 @@ class StateReply(NamedTuple):
 
 def handle_message(rooms: RoomService, code: str, member: Member | None, msg: dict[str, Any], now: bool = False
                    ) -> dict[str, Any] | StateReply:
-    """One parsed client message other than a ping → the reply (runs in a worker thread: it may write).
+    """One parsed client message other than a ping → the reply (on a worker thread: it may write and wait).
 
     ``now`` (a move of :data:`NOW_MESSAGES`, on the event loop): written at once or not at all (:class:`Busy`)."""
     kind = msg.get("type")
