@@ -130,12 +130,18 @@ class Situation:
 
 
 def _known_mask(cards: npt.NDArray[np.int64], known: list[int]) -> npt.NDArray[np.bool_]:
-    return np.asarray(~np.isin(cards, known).any(axis=1), dtype=bool)
+    """The rows of ``cards`` (holdings or run-outs, physical card indices) holding none of ``known``."""
+    if cards.size == 0:
+        return np.ones(len(cards), dtype=bool)
+    hit = np.zeros(max(int(cards.max()), max(known, default=0)) + 1, dtype=bool)
+    hit[known] = True
+    return np.asarray(~hit[cards].any(axis=1), dtype=bool)
 
 
 def situation(v: SeatView, p: Params = SHIPPED) -> Situation:
     """The read, the hand's equity and its place in its own range at ``v``'s decision after the flop."""
-    read = hand_read(v, p.read)
+    point = decision_key(v, p.read)  # once: every cache below is per decision point
+    read = hand_read(v, p.read, point)
     sr = read.street
     hero = np.array([[c.index for c in v.hole]], dtype=np.int64)
     known = [c.index for c in v.hole + v.burns]
@@ -144,7 +150,7 @@ def situation(v: SeatView, p: Params = SHIPPED) -> Situation:
     hero_ok = _known_mask(runouts.cards, known) if runouts.cards.shape[1] else np.ones(runouts.count, dtype=bool)
     mine = sr.ranges.get(v.seat)
     equity = 1.0
-    standing = _range_equity(v, read, p)
+    standing = _range_equity(v, read, p, point)
     range_eq = standing.equity
     hero_score: dict[int, FloatArray] = {}
     hero_count: dict[int, FloatArray] = {}
@@ -161,7 +167,7 @@ def situation(v: SeatView, p: Params = SHIPPED) -> Situation:
     place = share_of(range_eq, read.weights[v.seat], equity) if mine is not None else 0.5
     alpha = v.call_amount / v.pot if v.call_amount > 0 and v.pot > 0 else 0.0
     read_equity, read_place = node_equity, node_place = equity, place
-    dfn = solved_defence(v, read, standing, p)
+    dfn = solved_defence(v, read, standing, p, point)
     solved = 0.0
     if dfn is not None and mine is not None:  # against the bettor's range at its size, as the game solved it
         s = v.opponents[0]
@@ -179,7 +185,7 @@ def situation(v: SeatView, p: Params = SHIPPED) -> Situation:
     sure = floor_fold = value_fold = 0.0
     if mine is not None and len(v.opponents) == 1 and v.opponents[0] in hero_score:
         s = v.opponents[0]
-        floors = frequency_floor(v, read, standing, hero_score[s], hero_count[s], known, p)
+        floors = frequency_floor(v, read, standing, hero_score[s], hero_count[s], known, p, point)
         if floors is not None:
             floor, floor_fold = float(floors[0]), _window_fold(floors, v.price(), p)
         if v.street == 3 and (sure := river_value_betting(v, v.price(), p)) > 0:
@@ -283,7 +289,8 @@ def _linear(x: float, lo: float, hi: float) -> float:
 
 
 def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score: FloatArray, count: FloatArray,
-                    known: list[int], p: Params = SHIPPED) -> FloatArray | None:
+                    known: list[int], p: Params = SHIPPED, point: tuple[object, ...] | None = None
+                    ) -> FloatArray | None:
     """Heads-up, facing a big bet (:data:`~.habits.BIG` pots or more): the hand's equity against the range of a
     bettor who bets this big as often as the table saw it do there (its habits, per street, unbet or facing a
     bet).  Two readings of that range, blended by :func:`loose_trust` (how many hands it showed down after its
@@ -293,7 +300,7 @@ def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score:
     big bets bets big with anything: a hand beating the price against that range is a call.  The equities over
     the window of rates (:func:`rate_window`: the first at the rate seen; NaN where the hand's cards rule that
     range out; with hands shown after big bets, one per rate and mean strength shown, :func:`strength_window`);
-    None elsewhere."""
+    None elsewhere.  The ranges are public: made once per decision point (``point``, :func:`decision_key`)."""
     last = _bet_faced(v, read, standing)
     if last is None:
         return None
@@ -301,15 +308,29 @@ def frequency_floor(v: SeatView, read: HandRead, standing: RangeStanding, score:
     pots = bet_pots(last, v.pot - last.amount)
     if pots < BIG:
         return None
+    key = (point or decision_key(v, p.read), v.habits_of(s), p)  # the point's key reads preflop habits only
+    rho = _floors.get(key)
+    if rho is None:
+        rho = _floor_ranges(v, read, standing, s, pots, last.level_before > 0, p)
+        _floors.put(key, rho)
+    return _shares_against(rho, read, s, score, count, known)
+
+
+_floors: LruMap[tuple[object, ...], FloatArray] = LruMap(STANDINGS, clock=lambda: 0.0)
+
+
+def _floor_ranges(v: SeatView, read: HandRead, standing: RangeStanding, s: int, pots: float, facing: bool,
+                  p: Params) -> FloatArray:
+    """:func:`frequency_floor`'s ranges of the bettor ``s``, one row a rate (and mean strength shown)."""
     seen = v.habits_of(s) or Habits()
-    share = seen.big_rate(v.street, last.level_before > 0, pots, p.habits)
+    share = seen.big_rate(v.street, facing, pots, p.habits)
     before, rho = _strongest_betting(v, read, standing, s, rate_window(share, p), p)
     trust = loose_trust(seen, v.street, p)
     if trust > 0 and before.sum() > 0:  # rates × mean strengths shown: each pair's blend of the two readings
         strength = seen.big_bet_strength(*_shown_streets(v.street), p=p.habits)
         shown = shown_ranges(before, read.street.strengths[s], strength_window(strength, p))
         rho = ((1 - trust) * rho[:, None, :] + trust * shown[None, :, :]).reshape(-1, len(before))
-    return _shares_against(rho, read, s, score, count, known)
+    return rho
 
 
 def _shown_streets(street: int) -> tuple[int, ...]:
@@ -431,14 +452,15 @@ def trust_in_solving(v: SeatView, bettor: int, p: Params = SHIPPED) -> float:
 _defences: LruMap[tuple[object, ...], Defence] = LruMap(STANDINGS, clock=lambda: 0.0)
 
 
-def solved_defence(v: SeatView, read: HandRead, standing: RangeStanding, p: Params = SHIPPED) -> Defence | None:
+def solved_defence(v: SeatView, read: HandRead, standing: RangeStanding, p: Params = SHIPPED,
+                   point: tuple[object, ...] | None = None) -> Defence | None:
     """Heads-up, facing the one opponent's bet or raise: the one-bet game solved (:mod:`.defence`), once per
     decision point; None elsewhere."""
     last = _bet_faced(v, read, standing)
     if last is None:
         return None
     s = v.opponents[0]
-    key = (decision_key(v, p.read), p.defence)
+    key = (point or decision_key(v, p.read), p.defence)
     hit = _defences.get(key)
     if hit is not None:
         return hit
@@ -466,9 +488,10 @@ class RangeStanding:
     pairs: dict[int, tuple[FloatArray, FloatArray]]  # per opponent: wins (+ half ties), valid run-outs (ours × theirs)
 
 
-def _range_equity(v: SeatView, read: HandRead, p: Params) -> RangeStanding:
+def _range_equity(v: SeatView, read: HandRead, p: Params, point: tuple[object, ...] | None = None
+                  ) -> RangeStanding:
     """The seat's range against the opponents' (:class:`RangeStanding`), cached per decision point."""
-    key = decision_key(v, p.read)
+    key = point or decision_key(v, p.read)
     hit = _range_eqs.get(key)
     if hit is not None:
         return hit

@@ -49,12 +49,13 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
 from ..cards import Card, parse_card
+from ..lru import LruMap
 from .classes import CLASSES, class_index, class_of_faces, class_weights
 from .habits import Habits
 from .tables import SolvedTable, load_tables, solved_table
@@ -65,6 +66,7 @@ ALLIN_SHARE = 0.9  # a translated raise to this share of the stack or more becom
 NOT_ALLIN_SHARE = 0.4  # a real raise below this share of the stack is not read as the abstract all-in
 READ_FLOOR = 0.02  # reading a player's range from their actions: each action counts as at least this likely
 READ_TOP = 0.5  # ... and a raise counts so for the top half of hands only (see _strong_classes)
+FOUND = 512  # decision points whose node in the tables is kept (asked once per hand held)
 LOOSE_MARGIN = 0.02  # a player's habits widen a range read only when it takes an action this much more often
 
 
@@ -163,6 +165,12 @@ def table_decks(decks: int, players: int = 2, stack: float = 100.0) -> int:
     """The deck count of the table used: the nearest solved one for these players and stack (ties: more decks)."""
     if not 1 <= decks <= 8:
         raise PreflopLookupError(f"decks must be 1 to 8, not {decks}")
+    return _nearest_decks(decks, players, float(stack))
+
+
+@lru_cache(maxsize=256)
+def _nearest_decks(decks: int, players: int, stack: float) -> int:
+    """:func:`table_decks` once per argument (the shipped tables never change; every decision asks)."""
     solved = load_tables().decks_for(players, stack)
     if not solved:
         raise PreflopLookupError(f"no table for {players} players at {stack:g} BB")
@@ -360,6 +368,10 @@ def _find(
     return found
 
 
+_found: LruMap[tuple[object, ...], tuple[Node, _Real, tuple[str, ...], tuple[str, ...]]] = LruMap(
+    FOUND, clock=lambda: 0.0)
+
+
 def _normalise_history(players: int, history: History) -> list[tuple[int, str, float]]:
     out: list[tuple[int, str, float]] = []
     for item in history:
@@ -409,7 +421,15 @@ def lookup(
     if name.endswith("=") and decks < 2:
         raise PreflopLookupError(f"{name} (two identical cards) needs two decks or more")
     table = solved_table(d, players, stack)
-    node, real, path, notes = _find(table, _normalise_history(players, history), hero, stack_bb, rng)
+    if rng is None:  # the same node for every hand at this point: found once (LBR and the coach ask many)
+        point = (d, players, stack, hero, stack_bb, tuple(history))
+        hit = _found.get(point)
+        if hit is None:
+            hit = _find(table, _normalise_history(players, history), hero, stack_bb, None)
+            _found.put(point, hit)
+        node, real, path, notes = hit
+    else:
+        node, real, path, notes = _find(table, _normalise_history(players, history), hero, stack_bb, rng)
     probs = table.node_strategy(node.index)[:, class_index(name)]
     s = node.state
     pot_a = sum(s.contrib)

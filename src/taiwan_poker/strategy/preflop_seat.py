@@ -23,7 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
+from ..lru import LruMap
 from ..rules.actions import ALLIN, CALL, CHECK, FOLD, Action, ActionKind
 from .classes import CLASSES, class_index, class_of_cards, class_weights, removal_matrix
 from .equity_matrix import equity_matrix
@@ -43,6 +45,7 @@ from .seat import SeatView
 from .strength import preflop_rank
 
 Choices = list[tuple[Action, float]]
+PRIORS = 256  # preflop decision points whose opponents' table ranges are kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,10 +108,25 @@ def merge(v: SeatView, choices: Choices) -> Choices:
     return [(a, p / total) for a, p in merged.values()]
 
 
+_priors: LruMap[tuple[object, ...], dict[str, npt.NDArray[np.float64]]] = LruMap(PRIORS, clock=lambda: 0.0)
+
+
+def _table_ranges(v: SeatView, sit: PreflopSituation) -> dict[str, npt.NDArray[np.float64]]:
+    """The tables' ranges of the positions still in, as weights over :data:`CLASSES` (public: made once per
+    decision point, which LBR and the coach ask for many hole cards)."""
+    key = (v.decks, sit.players, sit.stack_bb, sit.hero, tuple(sit.history))
+    hit = _priors.get(key)
+    if hit is None:
+        by_pos = ranges(v.decks, sit.players, sit.stack_bb, sit.hero, sit.history, READ_FLOOR)
+        hit = {name: np.array([dist.get(c, 0.0) for c in CLASSES]) for name, dist in by_pos.items()}
+        _priors.put(key, hit)
+    return hit
+
+
 def facing_equity(v: SeatView, sit: PreflopSituation) -> float | None:
     """The hand's all-in equity against the tables' ranges of the players still in (a product over them)."""
     try:
-        by_pos = ranges(v.decks, sit.players, sit.stack_bb, sit.hero, sit.history, READ_FLOOR)
+        by_pos = _table_ranges(v, sit)
     except PreflopLookupError:
         return None
     names = positions(sit.players)
@@ -121,7 +139,7 @@ def facing_equity(v: SeatView, sit: PreflopSituation) -> float | None:
         pos = sit.positions.get(seat)
         dist = by_pos.get(names[pos]) if pos is not None else None
         # a line the tables never take leaves no range: then any two cards
-        prior = class_weights(d) if dist is None else np.array([dist.get(c, 0.0) for c in CLASSES])
+        prior = class_weights(d) if dist is None else dist
         w = prior * removal[i]
         if not w.sum() > 0:
             w = class_weights(d) * removal[i]

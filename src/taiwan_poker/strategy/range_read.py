@@ -331,12 +331,13 @@ def decision_key(v: SeatView, p: ReadParams = SHIPPED.read) -> tuple[object, ...
 _reads: LruMap[tuple[object, ...], HandRead] = LruMap(CACHE, clock=_no_clock)
 
 
-def hand_read(v: SeatView, p: ReadParams = SHIPPED.read) -> HandRead:
+def hand_read(v: SeatView, p: ReadParams = SHIPPED.read, point: tuple[object, ...] | None = None) -> HandRead:
     """The read at ``v``'s decision after the flop: the street's read and the weights after its actions so far
-    (cached by :func:`decision_key`: asking again for other hole cards at the same point costs nothing)."""
+    (cached by :func:`decision_key`, ``point`` when the caller has it: asking again for other hole cards at the
+    same point costs nothing)."""
     if v.street < 1:
         raise ValueError("the range read starts on the flop")
-    key = decision_key(v, p)
+    key = point or decision_key(v, p)
     hit = _reads.get(key)
     if hit is not None:
         return hit

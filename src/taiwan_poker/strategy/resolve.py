@@ -763,10 +763,12 @@ class _Game:
         s = self.side[p]
         v = np.zeros((self.tree.n_nodes + 1, self.k[p]))
         ro = reach_other[self.term_sl]
-        a = ro @ s.fold.T
+        # einsum, not BLAS: OpenBLAS splits these products by its thread count, and the sums then differ in the
+        # last bits between processes (one thread or two): the same spot must give the same answer anywhere
+        a = np.einsum("ij,kj->ik", ro, s.fold)
         f = self.nf
         v[self.fold_sl] = self.fold_u[p][:, None] * a[:f]
-        e = ro[f:] @ s.equity.T
+        e = np.einsum("ij,kj->ik", ro[f:], s.equity)
         v[self.sd_sl] = self.sd_pot[:, None] * e - self.sd_add[p][:, None] * a[f:]
         return v
 
