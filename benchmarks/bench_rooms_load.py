@@ -105,6 +105,7 @@ class Level:
     connect_seconds: float = 0.0
     generator_cpu: float = 0.0  # CPU seconds of the load generator processes while measuring
     server_cpu: float = 0.0  # CPU seconds of the server processes (all instances) while measuring
+    server_system: float = 0.0  # ... of it in the kernel (system time: sockets, wake-ups, the database's files)
     postgres_cpu: float | None = None  # CPU seconds of PostgreSQL while measuring (None: not visible here)
     think: list[float] = field(default_factory=lambda: [2.0, 8.0])  # the players' think range now (--saturate steps it)
     round_trips: list[float] = field(default_factory=list)  # an action sent -> its own reply (the sender's socket)
@@ -436,7 +437,7 @@ def measure_window(workers: Workers, level: Level, seconds: float, server_pids: 
                    close: str = "stop") -> None:
     """One measured window of ``seconds``: the generators' samples and CPU, the servers' and PostgreSQL's CPU, merged
     into ``level``. ``close``: "stop" ends the generators' play, "collect" lets it go on."""
-    server_before = server_cpu(server_pids)
+    server_before, system_before = server_cpu(server_pids), server_cpu(server_pids, system=True)
     postgres_before = postgres_cpu() if postgres else None
     started = time.perf_counter()
     for _, conn in workers:
@@ -446,6 +447,7 @@ def measure_window(workers: Workers, level: Level, seconds: float, server_pids: 
         conn.send(close)
     level.wall = time.perf_counter() - started
     level.server_cpu = server_cpu(server_pids) - server_before
+    level.server_system = server_cpu(server_pids, system=True) - system_before
     postgres_after = postgres_cpu() if postgres else None
     if postgres_before is not None and postgres_after is not None:
         level.postgres_cpu = postgres_after - postgres_before
@@ -483,12 +485,13 @@ def _stat(pid: int | str) -> tuple[str, list[str]]:
     return head.split("(", 1)[1], tail.split()
 
 
-def server_cpu(pids: list[int]) -> float:
-    """CPU seconds (user + system, with their reaped children's) the server processes have used, all instances."""
+def server_cpu(pids: list[int], system: bool = False) -> float:
+    """CPU seconds (user + system, with their reaped children's; ``system``: the system part alone) the server
+    processes have used, all instances."""
     total = 0
     for pid in pids:
         fields = _stat(pid)[1]
-        total += sum(int(x) for x in fields[11:15])
+        total += int(fields[12]) + int(fields[14]) if system else sum(int(x) for x in fields[11:15])
     return total / CLOCK_TICKS
 
 
@@ -753,7 +756,8 @@ class Step:
 
 
 STEP_HEADER = (f"{'backend':10} {'inst':>4} {'seats':>5} {'rooms':>5} {'think s':>9} {'offered':>7} {'actions/s':>9} "
-               f"{'server ms/act':>13} {'server cores':>12} {'pg ms/act':>9} {'gen ms/act':>10} {'gen cores':>9} "
+               f"{'server ms/act':>13} {'server cores':>12} {'sys %':>5} {'pg ms/act':>9} {'gen ms/act':>10} "
+               f"{'gen cores':>9} "
                f"{'reply p50/p95/p99 ms':>22} {'push p50/p95/p99 ms':>22} {'errors':>6} {'over':>4}")
 
 
@@ -763,6 +767,7 @@ def step_line(st: Step) -> str:
     return (f"{st.backend:10} {st.instances:>4} {st.seats:>5} {st.rooms:>5} "
             f"{f'{st.think[0]:g}-{st.think[1]:g}':>9} {st.offered:>7.0f} {st.actions_per_second:>9.1f} "
             f"{st.per_action_ms(lv.server_cpu):>13} {st.cores(lv.server_cpu):>12} "
+            f"{100 * lv.server_system / lv.server_cpu if lv.server_cpu else 0:>5.0f} "
             f"{st.per_action_ms(lv.postgres_cpu):>9} {st.per_action_ms(lv.generator_cpu):>10} "
             f"{st.cores(lv.generator_cpu):>9} {percentiles(lv.round_trips):>22} {percentiles(lv.pushes):>22} "
             f"{len(lv.errors):>6} {len(lv.over):>4} {kinds}").rstrip()
