@@ -256,7 +256,9 @@ def reach_states(t: Table) -> dict[str, RoomState]:
     t.bob.post("/back")
     t.alice.post("/resume")
 
-    for _ in range(12):  # checked down until a showdown asks the losing hand to show or muck
+    # checked down until a showdown asks the losing hand to show or muck: about every hand (a chop asks no one,
+    # nor does a loser who is away); a fresh clone once saw twelve hands in a row ask no one under the full suite
+    for _ in range(40):
         s = t.play(hand_over, passive)
         pending = s["hand"]["pending"]
         if pending is not None and pending["kind"] == "show":
@@ -266,7 +268,7 @@ def reach_states(t: Table) -> dict[str, RoomState]:
             asked.post("/showdown", {"version": s["version"], "show": False})
             break
         t.deal()
-    assert "room-show-choice" in got, "no show-or-muck choice in 12 hands"
+    assert "room-show-choice" in got, "no show-or-muck choice in 40 hands"
 
     for _ in range(30):  # all in and called until one player has every chip; the first time, both run it twice
         t.deal()
