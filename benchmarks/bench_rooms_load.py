@@ -606,7 +606,9 @@ def servers_running(backend: str, instances: int, bus: bool) -> Iterator[tuple[l
         with sa.create_engine(PG_ADMIN_URL).begin() as conn:
             conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
         env["DATABASE_URL"] = f"{PG_ADMIN_URL}?options=-csearch_path%3D{schema}"
-    servers = [ServerProcess(tmp / f"data{k}", tmp / f"server{k}.log", env) for k in range(instances)]
+    # at the log level a host runs by default (info: a socket's move logs "room events stored")
+    servers = [ServerProcess(tmp / f"data{k}", tmp / f"server{k}.log", env, log_level="info")
+               for k in range(instances)]
     try:
         bases = [server.start() for server in servers]  # one after another: the first creates the tables
         pids = [server.proc.pid for server in servers if server.proc is not None]

@@ -24,7 +24,7 @@ class ServerProcess:
 
     def __init__(self, data_dir: Path, log_path: Path, env: dict[str, str] | None = None, port: int | None = None,
                  max_descriptors: int | None = None, exe: Path | None = None,
-                 base_env: Mapping[str, str] | None = None, cwd: Path | None = None):
+                 base_env: Mapping[str, str] | None = None, cwd: Path | None = None, log_level: str = "warning"):
         self.data_dir = data_dir
         self.log_path = log_path
         # tests drive the server at machine speed from one address: the rate limits stay on, 50 times wider
@@ -32,6 +32,7 @@ class ServerProcess:
                     "TP_BOT_PAUSE": "0,0", **(env or {})}
         self.exe = exe  # another installation's taiwan-poker (None: this environment's)
         self.cwd = cwd
+        self.log_level = log_level  # tests keep their logs short; the load benchmark runs a host's default (info)
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.max_descriptors = max_descriptors  # the server's RLIMIT_NOFILE, soft and hard (None: inherited)
@@ -48,7 +49,7 @@ class ServerProcess:
         cmd = [str(exe)] if exe.exists() else [sys.executable, "-c", "from taiwan_poker.cli import main; main()"]
         log = self.log_path.open("a")
         self.proc = subprocess.Popen(
-            [*cmd, "serve", "--port", str(self.port), "--data-dir", str(self.data_dir), "--log-level", "warning"],
+            [*cmd, "serve", "--port", str(self.port), "--data-dir", str(self.data_dir), "--log-level", self.log_level],
             stdout=log, stderr=subprocess.STDOUT, env=self.env, cwd=self.cwd,
             preexec_fn=self._limit_descriptors if self.max_descriptors is not None else None,
         )

@@ -1,4 +1,4 @@
-"""Structured logs: JSON lines when stderr is not a terminal, readable lines when it is.
+"""Structured logs: JSON lines (by orjson) when stderr is not a terminal, readable lines when it is.
 
 Every record carries the id of the request or socket it belongs to (a context
 variable set by :class:`~.request_context.RequestContext`), and whatever
@@ -13,7 +13,7 @@ import logging
 import sys
 from contextvars import ContextVar
 
-from pythonjsonlogger.json import JsonFormatter
+from pythonjsonlogger.orjson import OrjsonFormatter
 
 request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 
@@ -43,12 +43,17 @@ def configure(level: str = "info", json_lines: bool | None = None) -> None:
     """Send every logger's records to stderr, as JSON lines unless stderr is a terminal."""
     if json_lines is None:
         json_lines = not sys.stderr.isatty()
+    # no record needs where or in which thread, process or task it was made (no format shows it): not looking it
+    # up saves a move's one record (``room events stored``) 3 of its 17 µs (the logging HOWTO's "Optimization")
+    logging._srcfile = None
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     handler = logging.StreamHandler(sys.stderr)
     handler.addFilter(_WithRequestId())
     if json_lines:
-        handler.setFormatter(JsonFormatter("%(asctime)s %(levelname)s %(name)s %(message)s",
-                                           rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
-                                           reserved_attrs=[*_STANDARD - {"message", "asctime"}]))
+        handler.setFormatter(OrjsonFormatter("%(asctime)s %(levelname)s %(name)s %(message)s",
+                                             rename_fields={"asctime": "time", "levelname": "level",
+                                                            "name": "logger"},
+                                             reserved_attrs=[*_STANDARD - {"message", "asctime"}]))
     else:
         handler.setFormatter(_Readable("%(asctime)s %(levelname)-7s %(name)s [%(request_id)s] %(message)s"))
     root = logging.getLogger()
