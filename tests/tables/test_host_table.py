@@ -58,7 +58,7 @@ from taiwan_poker.tables.machine import next_under_the_gun
 from taiwan_poker.tables.settings import changed_rules, table_options
 from taiwan_poker.tables.state import Phase, Wait
 from taiwan_poker.tables.timing import due
-from taiwan_poker.tables.views import summary, table_ledger, table_log
+from taiwan_poker.tables.views import LOG_IN_VIEW, summary, table_ledger, table_log
 from tests.tables.test_table_machine import Table, member_to_act, seated_table, untimed
 
 
@@ -299,6 +299,19 @@ def test_every_host_action_is_in_the_log_everyone_reads_with_who_did_it() -> Non
         assert [e["type"] for e in log] == ["player_sat"] * 3 + ["table_paused", "table_resumed", "options_set",
                                                                  "stack_adjusted", "rules_changed"]
         assert {e["by"] for e in log[3:]} == {"P100"}
+
+
+def test_a_view_carries_the_newest_entries_of_a_long_log_and_the_log_request_all_of_them() -> None:
+    """Past ``LOG_IN_VIEW`` entries a view shows the newest ones, in order (built from those alone: a long
+    table's views do not grow with its log); ``table_log`` without ``last`` gives every entry."""
+    t = seated_table(3)
+    for on in [True, False] * 30:
+        t.do(Silence(100, 2, on))
+    everything = table_log(t.s)
+    assert len(everything) == 3 + 60 > LOG_IN_VIEW
+    shown = table_view(t.s, 101)["log"]
+    assert shown == everything[-LOG_IN_VIEW:] == table_log(t.s, last=LOG_IN_VIEW)
+    assert shown[-1]["on"] is False and shown[0]["version"] < shown[-1]["version"]
 
 
 # --- rebuys and top-ups ------------------------------------------------------------------------------------------

@@ -501,8 +501,8 @@ def _hand(state: TableState, event: HandEvent, owned: Hand | None = None) -> Tab
             state = replace(state, straddle_next=state.straddle_next - {occupant.member})
     if isinstance(inner, ActionTaken):
         seat = state.seats[inner.seat]
-        if seat is not None:
-            timeouts = seat.timeouts + 1 if inner.timeout else 0
+        timeouts = seat.timeouts + 1 if seat is not None and inner.timeout else 0
+        if seat is not None and timeouts != seat.timeouts:  # most moves leave the count at 0: the seats as they are
             state = state.with_seat(inner.seat, replace(seat, timeouts=timeouts))
     if isinstance(inner, HandEnded):
         seats = tuple(replace(s, stack=inner.stacks[i]) if s is not None and i in hand.players else s

@@ -27,10 +27,12 @@ LOG_IN_VIEW = 50  # the newest entries of the table's log in every view (all of 
 def last_actions(hand: Hand) -> dict[str, dict[str, Any]]:
     """Each seat's latest decision on the current street (public information), keyed by seat number."""
     out: dict[str, dict[str, Any]] = {}
-    for ev in hand.events:
-        if isinstance(ev, BoardDealt):
-            out = {}
-        elif isinstance(ev, ActionTaken):
+    events = hand.events
+    start = len(events)
+    while start > 0 and not isinstance(events[start - 1], BoardDealt):  # the street's events only
+        start -= 1
+    for ev in events[start:]:
+        if isinstance(ev, ActionTaken):
             out[str(ev.seat)] = {"kind": ev.kind.value, "to": ev.to, "amount": ev.amount, "allin": ev.allin,
                                  "timeout": ev.timeout}
     return out
@@ -78,11 +80,13 @@ def names(state: TableState) -> dict[int, str]:
     return out
 
 
-def table_log(state: TableState, since: int = 0) -> list[dict[str, Any]]:
-    """The table's log every player can read: each host action with who did it, and the chips that entered."""
+def table_log(state: TableState, since: int = 0, last: int | None = None) -> list[dict[str, Any]]:
+    """The table's log every player can read: each host action with who did it, and the chips that entered
+    (``last``: only the newest so many)."""
     who = names(state)
     requests = {item.version: item.event.name for item in state.log if isinstance(item.event, SeatRequested)}
-    return [log_entry(item, who, requests) for item in state.log if item.version > since]
+    items = state.log if last is None else state.log[-last:]
+    return [log_entry(item, who, requests) for item in items if item.version > since]
 
 
 def table_ledger(state: TableState) -> dict[str, Any]:
@@ -182,7 +186,7 @@ def public_table_view(state: TableState) -> dict[str, Any]:
         "silenced_spectators": silenced_spectators(state),
         "fairness": fairness_summary(state),
         "waiting_for": waiting_for(state),
-        "log": table_log(state)[-LOG_IN_VIEW:],
+        "log": table_log(state, last=LOG_IN_VIEW),
         "tournament": tournament_view(state),
     }
     hand = state.hand
