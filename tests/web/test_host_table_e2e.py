@@ -180,12 +180,17 @@ def decline(p: Player, kind: str, version: object) -> None:
 
 def finish_alone(p: Player, timeout: float = 45) -> dict[str, Any]:
     """The others have left: the match ends once the hand in progress, if the server had dealt one before the
-    pause, is done; the last player answers its own turn or show-or-muck choice there, as its page would ask."""
+    pause, is done; the last player answers its own turn or show-or-muck choice there, as its page would ask.
+    A host who went broke earlier (an all-in of the run-twice hand lost) is left at a table waiting a minute for
+    their rebuy (docs/rules.md, Rebuys): they end the match with the host's control instead of waiting."""
     deadline = time.monotonic() + timeout
     while not (s := p.state())["match"]["over"]:
         assert time.monotonic() < deadline, json.dumps({k: s.get(k) for k in ("players", "match", "paused", "status",
                                                                            "hand", "you", "version")})
         hand = s["hand"]
+        if s["status"] == "rebuys" and s["host"] and (hand is None or hand["complete"]):
+            p.post("/end", {})
+            continue
         if hand is not None and not hand["complete"]:
             pending = hand["pending"]
             if pending is not None and s["you"] in pending["seats"]:
