@@ -12,7 +12,7 @@ from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFact
 from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
-from taiwan_poker.web.ws_protocol import SERVER_WINDOW_BITS, IsalDeflate, RoomDeflateFactory
+from taiwan_poker.web.ws_protocol import SERVER_WINDOW_BITS, IsalDeflate, deflate
 
 
 def test_the_server_offers_an_8_kib_compression_window(server: str) -> None:
@@ -34,8 +34,7 @@ def negotiated(offer: str = BROWSER_OFFER) -> tuple[PerMessageDeflate, PerMessag
     """The server's and a browser-like client's extensions, as the handshake agrees them."""
     client_factory = ClientPerMessageDeflateFactory(client_max_window_bits=True)
     params = [(name.strip(), None) for name in offer.split(";")[1:]]
-    response, server = RoomDeflateFactory(server_max_window_bits=SERVER_WINDOW_BITS,
-                                          client_max_window_bits=12).process_request_params(params, [])
+    response, server = deflate().process_request_params(params, [])  # the offer the server makes
     client = client_factory.process_response_params(response, [])
     return server, client
 
