@@ -1,8 +1,16 @@
-"""Errors with a stable machine-readable code and a human message."""
+"""Errors with a stable machine-readable code and a human message.
+
+The error classes of the core's compiled modules (``setup.py``) live here, or
+in another module left interpreted: a class attribute such as ``code`` set in
+a subclass compiled by mypyc is not seen by its instances.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .rules.actions import Legal
 
 
 class TaiwanPokerError(ValueError):
@@ -48,3 +56,30 @@ class RuleSetError(TaiwanPokerError):
     """A rule set that cannot be played (e.g. the shoe is too small)."""
 
     code = "bad_rules"
+
+class MissingCardsError(TaiwanPokerError):
+    """A card the hand needs was not given (adjudication with a short board or missing hole cards)."""
+
+    code = "missing_cards"
+
+
+class BadStacksError(TaiwanPokerError):
+    """Stacks a hand cannot start with (code ``bad_stacks``)."""
+
+    code = "bad_stacks"
+
+
+class BadActionError(TaiwanPokerError):
+    """An action that cannot be read (code ``bad_actions``)."""
+
+    code = "bad_actions"
+
+
+class IllegalActionError(TaiwanPokerError):
+    """An action the rules do not allow now (code ``illegal_action``); ``legal`` says what is allowed."""
+
+    code = "illegal_action"
+
+    def __init__(self, message: str, *, legal: Legal | None = None, **params: Any) -> None:
+        super().__init__(message, **params)
+        self.legal = legal

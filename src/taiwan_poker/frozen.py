@@ -7,7 +7,8 @@ The table machine folds every event with a few ``replace`` calls on a
 (issue 49). :func:`replace` does the same for a frozen dataclass with no
 ``__post_init__`` and only ``init`` fields, through a function generated once
 per class that copies each field straight into a new instance (as the
-generated ``__init__`` does); any other class goes to
+generated ``__init__`` does; a class compiled by mypyc, whose ``__init__`` is
+C, is called with every field instead); any other class goes to
 :func:`dataclasses.replace`. The result is the same object
 :func:`dataclasses.replace` returns.
 """
@@ -40,12 +41,16 @@ def _replacer(cls: type) -> Callable[..., Any]:
             or any(f.name.startswith("_tp_") for f in fields)):
         return dataclasses.replace
     names = [f.name for f in fields]
-    lines = [f"def replace(_tp_obj, /, *, {', '.join(f'{n}=_tp_missing' for n in names)}):",
-             "    _tp_new = _tp_make(_tp_cls)"]
-    lines += [f"    _tp_set(_tp_new, {n!r}, _tp_obj.{n} if {n} is _tp_missing else {n})" for n in names]
-    lines.append("    return _tp_new")
     namespace: dict[str, Any] = {"_tp_missing": object(), "_tp_make": object.__new__, "_tp_cls": cls,
                                  "_tp_set": object.__setattr__}
+    lines = [f"def replace(_tp_obj, /, *, {', '.join(f'{n}=_tp_missing' for n in names)}):"]
+    if hasattr(cls, "__mypyc_attrs__"):  # compiled by mypyc: its __init__ is C, and object.__new__ refuses the class
+        values = ", ".join(f"{n}=_tp_obj.{n} if {n} is _tp_missing else {n}" for n in names)
+        lines.append(f"    return _tp_cls({values})")
+    else:
+        lines.append("    _tp_new = _tp_make(_tp_cls)")
+        lines += [f"    _tp_set(_tp_new, {n!r}, _tp_obj.{n} if {n} is _tp_missing else {n})" for n in names]
+        lines.append("    return _tp_new")
     exec("\n".join(lines), namespace)  # the source is made of the class's own field names
     made: Callable[..., Any] = namespace["replace"]
     return made

@@ -13,6 +13,7 @@ import pytest
 
 from taiwan_poker import __version__
 from taiwan_poker.cli.doctor_cmd import Level, diagnose
+from taiwan_poker.pure import compiled as machine_compiled
 from taiwan_poker.web.config import Settings, is_loopback
 from tests.cli.test_eval_cli import script
 from tests.server_process import free_port
@@ -88,10 +89,20 @@ def test_doctor_reports_a_first_run_on_this_computer_without_problems(tmp_path: 
     out = r.stdout
     for zh, en in (("資料庫", "Database"), ("登入方式", "Sign-in"), ("推播匯流排", "Push bus"),
                    ("速率限制計數", "Rate-limit storage"), ("資料目錄", "Data directory"),
-                   ("牌力評估核心", "Evaluator kernel")):
+                   ("牌力評估核心", "Evaluator kernel"), ("牌桌狀態機", "Table machine")):
         assert f"✓ {zh}：" in out and f"  {en}: " in out, (zh, out)
     assert "local sign-in" in out and "made on first start" in out and "No problems found." in out
     assert not (tmp_path / "d").exists()  # the doctor only reads
+
+
+def test_doctor_says_whether_the_table_machine_runs_compiled_or_its_python_source(tmp_path: Path) -> None:
+    """``TAIWAN_POKER_PURE=1`` runs the Python source of a compiled build (setup.py), and the doctor says so."""
+    compiled = run(["doctor", "--data-dir", str(tmp_path / "d")], clean_env(TAIWAN_POKER_PURE="0"), tmp_path)
+    pure = run(["doctor", "--data-dir", str(tmp_path / "d")], clean_env(TAIWAN_POKER_PURE="1"), tmp_path)
+    built = "Table machine: compiled (mypyc)" if machine_compiled() else "Table machine: Python: this install"
+    assert built in compiled.stdout, compiled.stdout
+    assert "✓ 牌桌狀態機：Python 原始碼（TAIWAN_POKER_PURE=1 指定）" in pure.stdout, pure.stdout
+    assert "Table machine: Python source (chosen by TAIWAN_POKER_PURE=1)" in pure.stdout
 
 
 def test_doctor_names_every_problem_and_exits_1(tmp_path: Path) -> None:

@@ -247,16 +247,17 @@ def test_environment_variable_forces_the_c_kernel() -> None:
 
 
 def test_setup_py_without_a_compiler_still_succeeds_and_says_so_once(tmp_path: Path) -> None:
-    """``setup.py build_ext`` with no usable C compiler: exit 0, one clear message, no extension built."""
+    """``setup.py build_ext`` with no usable C compiler: exit 0, one clear message, no extension built (the
+    table machine left to Python, TAIWAN_POKER_PURE=1, so the test does not wait for mypyc's analysis)."""
     pytest.importorskip("setuptools")
     (tmp_path / "src/taiwan_poker/evaluate").mkdir(parents=True)
     (tmp_path / "setup.py").write_text((ROOT / "setup.py").read_text())
     kernel_c = "src/taiwan_poker/evaluate/_kernel.c"
     (tmp_path / kernel_c).write_text((ROOT / kernel_c).read_text())
-    env = {**os.environ, "CC": str(tmp_path / "no-such-compiler")}
+    env = {**os.environ, "CC": str(tmp_path / "no-such-compiler"), "TAIWAN_POKER_PURE": "1"}
     res = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--build-lib", "lib", "--build-temp", "tmp"],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert res.returncode == 0, res.stderr
-    assert res.stderr.count("the optional C kernel (src/taiwan_poker/evaluate/_kernel.c) could not be built") == 1
-    assert "pure NumPy kernel" in res.stderr
+    assert res.stderr.count("could not be built") == 1
+    assert "the evaluator's C kernel" in res.stderr and "NumPy" in res.stderr
     assert not list(tmp_path.rglob("_kernel*.so")) and not list(tmp_path.rglob("_kernel*.pyd"))

@@ -104,6 +104,8 @@ def test_the_installed_package_is_the_wheels_own_not_the_source_tree(installed: 
                  "store/migrations/script.py.mako", "store/migrations/versions/0001_initial_schema.py"):
         assert (package / part).is_file(), part
     assert list((package / "evaluate").glob("_kernel*.so")), "the compiled kernel is in the wheel"
+    shared = list(package.parent.glob("taiwan_poker_core__mypyc*.so"))
+    assert list((package / "tables").glob("machine*.so")) and shared, "the table machine compiled by mypyc is there"
     # the lab (arena, LBR, exploiters, solver) is not the product's: not in the wheel, nor in its package
     assert not (package.parent / "taiwan_poker_lab").exists()
     assert not [p.name for p in package.rglob("*.py") if p.stem in ("arena", "lbr", "exploiters", "luck", "cfr",
@@ -115,7 +117,7 @@ def test_the_installed_command_prints_its_version_and_a_clean_check_up(installed
     version = _run([exe, "--version"], env=_env(), cwd=tmp_path, timeout=60).stdout.strip()
     assert version == f"taiwan-poker {__version__}"
     out = _run([exe, "doctor", "--data-dir", str(tmp_path / "data")], env=_env(), cwd=tmp_path, timeout=120).stdout
-    assert "the compiled C kernel" in out and "No problems found." in out
+    assert "the compiled C kernel" in out and "Table machine: compiled (mypyc)" in out and "No problems found." in out
 
 
 def test_the_installed_server_serves_the_pages_the_lab_and_a_bot_table(installed: Path, tmp_path: Path) -> None:

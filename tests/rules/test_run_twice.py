@@ -12,9 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taiwan_poker.errors import TaiwanPokerError
+from taiwan_poker.errors import IllegalActionError, TaiwanPokerError
 from taiwan_poker.rules import ALLIN, CALL, ActionKind, BurnSchedule, Hand, RuleSet, adjudicate, events_for, view
-from taiwan_poker.rules.actions import IllegalActionError
 from taiwan_poker.rules.events import (
     BoardDealt,
     DealerBurn,

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from taiwan_poker.errors import IllegalActionError
 from taiwan_poker.rules import Hand, events_for, view
-from taiwan_poker.rules.actions import IllegalActionError
 from taiwan_poker.rules.events import CardsShown, HandMucked, HandShown, ShowdownChoices
 from tests.rules.helpers import make_hand, play
 

@@ -20,7 +20,10 @@ Two halves:
 from __future__ import annotations
 
 import math
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +35,7 @@ from fastapi.testclient import TestClient
 
 from taiwan_poker import cards
 from taiwan_poker.cards import RandomSource, Shoe, deal, live_rng
+from taiwan_poker.pure import ENV, compiled
 from taiwan_poker.rules import Hand, RuleSet, cards_needed
 from taiwan_poker.rules.events import ShoeDrawn
 from taiwan_poker.tables import fair
@@ -370,6 +374,7 @@ def _finish_hand(a: TestClient, b: TestClient, code: str) -> int:
     return int(r.json()["state"]["version"])
 
 
+@pytest.mark.skipif(compiled(), reason="compiled: run on the Python source by the test below")
 def test_a_live_room_deals_only_from_the_os_csprng(tmp_path: Path, only_the_csprng: dict[str, Any]) -> None:
     """spec: 隨機洗牌採用加密級亂數與不偏倚抽樣 — cryptographic randomness, end to end.
 
@@ -403,3 +408,14 @@ def test_a_live_room_deals_only_from_the_os_csprng(tmp_path: Path, only_the_cspr
     assert all(type(rng) is random.SystemRandom for rng in seen["seed_rngs"])
     assert seen["dealt_from"] == ["cards"] * 3, "every live hand was dealt from its committed shoe"
     assert seen["bits"] >= 32 * len(seen["seed_rngs"]), "SystemRandom drew every byte of every server seed"
+
+
+@pytest.mark.skipif(not compiled(), reason="the table machine runs in Python: the test above runs as it is")
+def test_a_live_room_deals_only_from_the_os_csprng_in_the_machines_python_source() -> None:
+    """The recording above replaces ``Hand.start`` and ``fair.draw_seed``, which the compiled machine calls
+    directly; so the same test runs in a process that imports the same modules' Python source
+    (``TAIWAN_POKER_PURE=1``)."""
+    name = f"{__file__}::test_a_live_room_deals_only_from_the_os_csprng"
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", name],
+                          env={**os.environ, ENV: "1"}, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr

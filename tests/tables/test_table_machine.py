@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taiwan_poker.bots.levels import LEVELS, policy_of
+from taiwan_poker.errors import IllegalActionError
 from taiwan_poker.rules import Action, ActionKind, RuleSet
-from taiwan_poker.rules.actions import IllegalActionError
 from taiwan_poker.rules.events import HandEnded, SeatFolded, ShoeDrawn
 from taiwan_poker.strategy.seat import seat_view
 from taiwan_poker.tables import (

@@ -152,6 +152,17 @@ def _kernel() -> Finding:
     return Finding("kernel", Level.NOTE, "cli.doctor.kernel.numpy", {"error": batch.C_KERNEL_ERROR or ""})
 
 
+def _machine() -> Finding:
+    """Whether the table machine runs compiled (``setup.py``: mypyc), the CPU of every move."""
+    from ..pure import ENV, compiled
+
+    if compiled():
+        return Finding("machine", Level.OK, "cli.doctor.machine.compiled")
+    if os.environ.get(ENV) == "1":
+        return Finding("machine", Level.OK, "cli.doctor.machine.pure_chosen")
+    return Finding("machine", Level.NOTE, "cli.doctor.machine.pure")
+
+
 def diagnose(data_dir: Path, host: str) -> list[Finding]:
     """Every finding, in report order, for a server started with these options and this environment."""
     from ..web.config import Settings
@@ -165,6 +176,7 @@ def diagnose(data_dir: Path, host: str) -> list[Finding]:
         _rate_limits(settings.rate_limit_storage, settings.rate_limit_scale, settings.push_bus),
         directory,
         _kernel(),
+        _machine(),
     ]
 
 

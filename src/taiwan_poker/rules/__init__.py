@@ -13,6 +13,7 @@ shell uses it like this::
     Match.from_json(match.to_json(), rng)         # serialise and restore (replay of the event logs)
 """
 
+from ..errors import BadActionError, BadStacksError, IllegalActionError, MissingCardsError
 from .actions import (
     ALLIN,
     CALL,
@@ -20,14 +21,12 @@ from .actions import (
     FOLD,
     Action,
     ActionKind,
-    BadActionError,
-    IllegalActionError,
     Legal,
     parse_action,
 )
 from .adjudicate import adjudicate, adjudicate_safely
 from .events import Audience, Event, Street, event_from_json, event_to_json, visible_to
-from .hand import BadStacksError, Hand, MissingCardsError
+from .hand import Hand
 from .match import Match, MatchOverError
 from .ruleset import DEFAULT_RULES, BurnSchedule, RuleSet, Structure, cards_needed
 from .views import events_for, view

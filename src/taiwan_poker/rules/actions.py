@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from ..errors import TaiwanPokerError
+from ..errors import BadActionError, IllegalActionError
 
 
 class ActionKind(StrEnum):
@@ -41,21 +41,6 @@ CALL = Action(ActionKind.CALL)
 ALLIN = Action(ActionKind.ALLIN)
 _SIMPLE = {"fold": FOLD, "check": CHECK, "call": CALL, "allin": ALLIN, "all-in": ALLIN}
 
-
-class BadActionError(TaiwanPokerError):
-    """An action that cannot be read (code ``bad_actions``)."""
-
-    code = "bad_actions"
-
-
-class IllegalActionError(TaiwanPokerError):
-    """An action the rules do not allow now (code ``illegal_action``); ``legal`` says what is allowed."""
-
-    code = "illegal_action"
-
-    def __init__(self, message: str, *, legal: Legal | None = None, **params: Any) -> None:
-        super().__init__(message, **params)
-        self.legal = legal
 
 
 def parse_action(text: object) -> Action:

@@ -21,10 +21,10 @@ from ..cards import (
     physical_cards,
     resolve_cards,
 )
-from ..errors import TaiwanPokerError
+from ..errors import BadActionError, BadStacksError, IllegalActionError, TaiwanPokerError
 from ..evaluate import DEFAULT_RANKING, Ranking
-from .actions import Action, BadActionError, IllegalActionError, parse_action
-from .hand import BadStacksError, Hand
+from .actions import Action, parse_action
+from .hand import Hand
 from .pots import clockwise_after
 from .ruleset import MAX_SEATS, MIN_SEATS, RuleSet, Structure
 

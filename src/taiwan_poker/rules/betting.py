@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .actions import Action, ActionKind, IllegalActionError, Legal
+from ..errors import IllegalActionError
+from .actions import Action, ActionKind, Legal
 from .ruleset import Structure
 
 FOLD, CHECK, CALL, BET, RAISE, ALLIN = (
@@ -125,10 +126,20 @@ class Betting:
 
     def fork(self) -> Betting:
         """An independent copy (the lists copied), for trying a decision without changing this one."""
-        other = Betting.__new__(Betting)
-        for name in self.__slots__:
-            value = getattr(self, name)
-            setattr(other, name, value[:] if isinstance(value, list) else value)
+        other = Betting((), self.structure, self.big_blind)  # through __init__, as a compiled (mypyc) class must be
+        other.acted = self.acted[:]
+        other.active = self.active
+        other.bets = self.bets[:]
+        other.contrib = self.contrib[:]
+        other.current_bet = self.current_bet
+        other.faced = self.faced[:]
+        other.folded = self.folded[:]
+        other.live = self.live
+        other.max_inc = self.max_inc
+        other.n = self.n
+        other.raises = self.raises
+        other.stacks = self.stacks[:]
+        other.unit = self.unit
         return other
 
     def give_back(self, seat: int, amount: int) -> None:

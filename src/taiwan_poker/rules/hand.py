@@ -20,9 +20,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ..cards import Card, RandomSource, deal
-from ..errors import TaiwanPokerError
+from ..errors import BadStacksError, IllegalActionError, MissingCardsError
 from ..evaluate import hand_value
-from .actions import CHECK, FOLD, Action, ActionKind, IllegalActionError, Legal
+from .actions import CHECK, FOLD, Action, ActionKind, Legal
 from .betting import Betting
 from .events import (
     ActionTaken,
@@ -70,15 +70,6 @@ class Pending(NamedTuple):
     kind: str
     seats: tuple[int, ...]
 
-
-class MissingCardsError(TaiwanPokerError):
-    """A card the hand needs was not given (adjudication with a short board or missing hole cards)."""
-
-    code = "missing_cards"
-
-
-class BadStacksError(TaiwanPokerError):
-    code = "bad_stacks"
 
 
 def blind_seats(button: int, players: Sequence[int]) -> tuple[int, int]:
@@ -224,6 +215,11 @@ class Hand:
         for ev in events:
             hand._emit(ev)
         return hand
+
+    def __reduce__(self) -> tuple[Callable[[RuleSet, Sequence[Event]], Hand], tuple[RuleSet, list[Event]]]:
+        """Pickled as its rule set and event log, and unpickled by replaying them (a class compiled by mypyc has
+        no attributes for pickle to copy)."""
+        return replayed, (self.rules, self._events[:])
 
     def to_json(self) -> dict[str, Any]:
         """The rule set and the whole event log (hidden cards included: server-side storage only)."""
@@ -484,24 +480,38 @@ class Hand:
 
     def fork(self) -> Hand:
         """An independent copy: decisions tried on it leave this hand as it is (the events are shared, immutable)."""
-        other = Hand.__new__(Hand)
-        for name in self.__slots__:
-            setattr(other, name, getattr(self, name))
-        other._events = self._events[:]
+        other = Hand(self.rules)  # not Hand.__new__: a compiled (mypyc) class is only made through __init__
+        other._aggressor = self._aggressor
+        other._answers = dict(self._answers)
         other._board = self._board[:]
-        other._hole = dict(self._hole)
+        other._board2 = self._board2[:]
         other._burns = {seat: burns[:] for seat, burns in self._burns.items()}
+        other._choosing = self._choosing[:]
+        other._deck = self._deck
+        other._events = self._events[:]
+        other._hole = dict(self._hole)
+        other._legal = self._legal
+        other._mucked = self._mucked[:]
+        other._offer = self._offer
+        other._pos = self._pos
         other._returned = self._returned[:]
         other._shown = self._shown[:]
-        other.pots = self.pots[:]
-        other.pot_runs = self.pot_runs[:]
-        other._answers = dict(self._answers)
-        other._board2 = self._board2[:]
         other._shown2 = self._shown2[:]
-        other._choosing = self._choosing[:]
-        other._mucked = self._mucked[:]
+        other._to_act = self._to_act
         other._volunteered = dict(self._volunteered)
+        other.bb_seat = self.bb_seat
         other.betting = self.betting.fork()
+        other.button = self.button
+        other.complete = self.complete
+        other.first_shower = self.first_shower
+        other.hand_no = self.hand_no
+        other.initial_stacks = self.initial_stacks
+        other.pot_runs = self.pot_runs[:]
+        other.pots = self.pots[:]
+        other.runs = self.runs
+        other.sb_seat = self.sb_seat
+        other.straddle_seat = self.straddle_seat
+        other.street = self.street
         return other
 
     # -- event application (the only place state changes) ------------------------------------------
@@ -820,3 +830,8 @@ _APPLY: dict[type[Any], Callable[[Hand, Any], None]] = {
     CardsShown: Hand._on_cards_shown,
     AntePosted: Hand._on_ante,
 }
+
+
+def replayed(rules: RuleSet, events: Sequence[Event]) -> Hand:
+    """:meth:`Hand.from_events`, as a function pickle can name."""
+    return Hand.from_events(rules, events)

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import RandomSource, live_rng
-from ..errors import TaiwanPokerError
+from ..errors import BadStacksError, TaiwanPokerError
 from .events import event_from_json, event_to_json
-from .hand import BadStacksError, Hand
+from .hand import Hand
 from .ruleset import RuleSet
 
 

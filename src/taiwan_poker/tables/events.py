@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from ..errors import TaiwanPokerError
 from ..frozen import replace
@@ -28,6 +27,7 @@ from ..rules.hand import Hand
 from ..rules.ruleset import DEFAULT_RULES, RuleSet
 from . import ledger
 from .commands import TableOptions
+from .declaration import Declared, LogContext, LogLine
 from .errors import TableError
 from .fair import DealSeeds
 from .limits import BOT_PAUSE_SECONDS
@@ -40,44 +40,6 @@ E = TypeVar("E")
 LOG_FORMAT = 2  # v1 was the heads-up room service's ad-hoc payloads (see :mod:`.upgrade`)
 HAND_OPTIONS = ("straddle", "run_twice", "show_or_muck")  # the hand options a rules line lists, by name
 TABLE_OPTIONS = ("rebuys", "approval", "spectator_chat")
-
-
-class LogContext(NamedTuple):
-    """What a log line may name besides its event: the entry's version, the player it concerns (by name, as
-    seated then), every member's name at the table, and the requests to sit by id (the name of who asked)."""
-
-    version: int
-    player: str
-    names: dict[int, str]
-    requests: dict[int, str]
-
-
-@dataclass(frozen=True, slots=True)
-class LogLine(Generic[E]):
-    """An event's entry in the table's log every player reads: the message catalogue key a page says it with
-    (``keys[0]``, or ``keys[1]`` when the event's field ``pick`` is false or empty), and the fields the message
-    fills in (a page shows a ``seat`` counted from 1 and chip amounts as chips; ``options`` names the flags
-    whose settings follow the line)."""
-
-    keys: tuple[str, ...]
-    fields: Callable[[E, LogContext], dict[str, Any]]
-    pick: str | None = None
-
-    def key(self, event: E) -> str:
-        return self.keys[0] if self.pick is None or getattr(event, self.pick) else self.keys[1]
-
-
-@dataclass(frozen=True, slots=True)
-class Declared(Generic[E]):
-    """Everything about one event type: its name in the log's JSON, who may see it (None: the inner hand event's
-    audience decides, for :class:`HandEvent`), its line in the table's log (None: it has none) and its
-    ``evolve`` handler."""
-
-    name: str
-    audience: Audience | None
-    log: LogLine[E] | None
-    evolve: Callable[[TableState, E], TableState]
-    inert: bool = False  # changes nothing a request is made against (``TableState.settled`` stays)
 
 
 DECLARED: dict[type[Any], Declared[Any]] = {}

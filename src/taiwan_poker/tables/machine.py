@@ -33,8 +33,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ..cards import Card, RandomSource, live_rng
+from ..errors import IllegalActionError
 from ..frozen import replace
-from ..rules.actions import ActionKind, IllegalActionError
+from ..rules.actions import ActionKind
 from ..rules.hand import RUNS, Hand
 from ..rules.pots import clockwise_after
 from ..rules.ruleset import cards_needed
