@@ -53,7 +53,7 @@ def setup() -> None:
         return
     sh(PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-c", "constraints.txt", "pip")
     sh(PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-c", "constraints.txt",
-       "-e", ".[test,bench]")
+       "-e", ".[test,bench]", env={**os.environ, "PIP_CONSTRAINT": str(ROOT / "constraints.txt")})  # the build too
     STAMP.write_text(digest)
 
 

@@ -70,7 +70,12 @@ def compiled_modules() -> list[Extension]:
         print(f"*** taiwan-poker: mypyc is not installed ({exc}); the table machine stays in Python", file=sys.stderr)
         return []
     listed = tomllib.loads(Path(__file__).with_name("pyproject.toml").read_text())["tool"]["taiwan-poker"]["compiled"]
-    return mypycify([f"src/taiwan_poker/{m}.py" for m in listed], opt_level="3", group_name="taiwan_poker_core")
+    try:  # mypyc type-checks the modules first (numpy's types come from the build requirements) and exits on errors
+        return mypycify([f"src/taiwan_poker/{m}.py" for m in listed], opt_level="3", group_name="taiwan_poker_core")
+    except SystemExit as exc:
+        print(f"*** taiwan-poker: mypyc could not compile the table machine (exit {exc.code}, its errors above); "
+              "it stays in Python", file=sys.stderr)
+        return []
 
 
 setup(
