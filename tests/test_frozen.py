@@ -36,3 +36,23 @@ def test_a_class_that_checks_itself_is_still_checked() -> None:
     assert replace(DEFAULT_RULES, decks=3).decks == 3
     with pytest.raises(RuleSetError):
         replace(DEFAULT_RULES, decks=0)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Interpreted:
+    """A frozen record of an interpreted module (the tests are never compiled): the branch that copies each field
+    into ``object.__new__``'s instance, which the table's records take when the package runs its Python source."""
+
+    a: int
+    b: tuple[str, ...] = ()
+    c: object = None
+
+
+def test_an_interpreted_record_is_copied_field_by_field_as_dataclasses_replace_does() -> None:
+    record = Interpreted(1, ("x",), c=[1])
+    for changes in ({}, {"a": 2}, {"b": (), "c": None}):
+        ours, theirs = replace(record, **changes), dataclasses.replace(record, **changes)
+        assert ours == theirs and ours is not record and type(ours) is Interpreted
+        assert all(getattr(ours, f.name) is getattr(theirs, f.name) for f in dataclasses.fields(Interpreted))
+    with pytest.raises(TypeError):
+        replace(record, d=1)
