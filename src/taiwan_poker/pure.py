@@ -44,3 +44,14 @@ def compiled() -> bool:
     from .tables import machine
 
     return not machine.__file__ or not machine.__file__.endswith(".py")
+
+
+def built() -> bool:
+    """Whether this install holds the table machine compiled (whichever of the two this process runs)."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+    from pathlib import Path
+
+    from .tables import machine
+
+    folder = Path(str(machine.__file__)).parent
+    return any((folder / f"machine{suffix}").exists() for suffix in EXTENSION_SUFFIXES)

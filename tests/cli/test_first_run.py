@@ -13,7 +13,7 @@ import pytest
 
 from taiwan_poker import __version__
 from taiwan_poker.cli.doctor_cmd import Level, diagnose
-from taiwan_poker.pure import compiled as machine_compiled
+from taiwan_poker.pure import built as machine_built
 from taiwan_poker.web.config import Settings, is_loopback
 from tests.cli.test_eval_cli import script
 from tests.server_process import free_port
@@ -99,7 +99,7 @@ def test_doctor_says_whether_the_table_machine_runs_compiled_or_its_python_sourc
     """``TAIWAN_POKER_PURE=1`` runs the Python source of a compiled build (setup.py), and the doctor says so."""
     compiled = run(["doctor", "--data-dir", str(tmp_path / "d")], clean_env(TAIWAN_POKER_PURE="0"), tmp_path)
     pure = run(["doctor", "--data-dir", str(tmp_path / "d")], clean_env(TAIWAN_POKER_PURE="1"), tmp_path)
-    built = "Table machine: compiled (mypyc)" if machine_compiled() else "Table machine: Python: this install"
+    built = "Table machine: compiled (mypyc)" if machine_built() else "Table machine: Python: this install"
     assert built in compiled.stdout, compiled.stdout
     assert "✓ 牌桌狀態機：Python 原始碼（TAIWAN_POKER_PURE=1 指定）" in pure.stdout, pure.stdout
     assert "Table machine: Python source (chosen by TAIWAN_POKER_PURE=1)" in pure.stdout
