@@ -57,6 +57,7 @@ class RuleSetError(TaiwanPokerError):
 
     code = "bad_rules"
 
+
 class MissingCardsError(TaiwanPokerError):
     """A card the hand needs was not given (adjudication with a short board or missing hole cards)."""
 

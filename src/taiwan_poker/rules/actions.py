@@ -42,7 +42,6 @@ ALLIN = Action(ActionKind.ALLIN)
 _SIMPLE = {"fold": FOLD, "check": CHECK, "call": CALL, "allin": ALLIN, "all-in": ALLIN}
 
 
-
 def parse_action(text: object) -> Action:
     """Read the contract notation: ``fold``, ``check``, ``call``, ``allin``, ``bet N``, ``raise N``."""
     if not isinstance(text, str):

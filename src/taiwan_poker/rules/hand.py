@@ -71,7 +71,6 @@ class Pending(NamedTuple):
     seats: tuple[int, ...]
 
 
-
 def blind_seats(button: int, players: Sequence[int]) -> tuple[int, int]:
     """(small blind, big blind) seats: heads-up the button posts the small blind; else the next two seats.
 
