@@ -24,6 +24,9 @@ from setuptools.command.build_ext import build_ext
 from setuptools.errors import CCompilerError, ExecError, PlatformError
 
 BUILD_ERRORS = (CCompilerError, ExecError, PlatformError, OSError)
+# the commands of a PEP 517 build that only write metadata (requirements, dist-info): they need no extension, and
+# mypyc's analysis of the compiled modules takes 10-15 s each time
+METADATA_ONLY = {"egg_info", "dist_info"}
 
 
 class OptionalBuildExt(build_ext):
@@ -65,6 +68,8 @@ def compiled_modules() -> list[Extension]:
     """The mypyc extensions of the modules pyproject.toml lists (``[tool.taiwan-poker] compiled``), or none (said
     once) when mypyc is missing or not wanted."""
     if os.environ.get("TAIWAN_POKER_PURE") == "1":
+        return []
+    if METADATA_ONLY.issuperset(sys.argv[1:2]):  # pip asks for the metadata first: no build, no mypyc analysis
         return []
     try:
         from mypyc.build import mypycify

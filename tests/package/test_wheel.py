@@ -77,8 +77,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     env_dir = work / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     bin_dir = env_dir / "bin"
-    _run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", "-c", str(ROOT / "constraints.txt"),
-          str(wheels[0])], env=_pip_env(), cwd=work, timeout=900)
+    # --no-compile: no byte-code for the dependencies' every module ahead (a third of the install); Python writes
+    # it for what the tests import
+    _run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", "--no-compile", "-c",
+          str(ROOT / "constraints.txt"), str(wheels[0])], env=_pip_env(), cwd=work, timeout=900)
     yield bin_dir
 
 
