@@ -35,6 +35,7 @@ from ..rules.actions import Action, ActionKind
 from ..strategy.estimate import equity
 from ..strategy.legal import action_key
 from ..strategy.policy import Strategy, strategy
+from ..strategy.postflop import table_equity
 from ..strategy.push_fold import push_fold_choices
 from ..strategy.reading import preflop_widths, read_range
 from ..strategy.seat import SeatView
@@ -158,9 +159,12 @@ def advise_with_plan(v: SeatView, samples: int = SAMPLES, *, tournament: Tournam
     opponents = v.opponents
     eq_random = equity(v.hole, v.board, v.burns, v.decks, [None] * len(opponents), samples, rng)
     plan = strategy(v)
-    if plan.equity is not None:
+    multiway = len(opponents) > 1  # one showdown against them all, as against random hands (:mod:`.multiway`)
+    if plan.situation is not None and multiway:
+        eq_range = table_equity(v, plan.situation)
+    elif plan.equity is not None and not multiway:
         eq_range = plan.equity
-    else:  # before the flop with nothing to call: against the ranges the preflop actions suggest
+    else:  # before the flop: against the ranges the preflop actions suggest
         top = preflop_rank(v.decks)
         widths = preflop_widths(v)
         ranges = [read_range(v, s, widths.get(s), top) for s in opponents]

@@ -4,7 +4,9 @@ From the public read (:mod:`.range_read`: every player's range narrowed by
 the kind and size of each action) and the seat's own cards:
 
 * ``equity``: the hand's share against the opponents' ranges (a product over
-  opponents in a pot of three or more), on the street's shared run-outs, with
+  opponents in a pot of three or more: the rules below read it; the coach
+  shows :func:`table_equity`, one showdown against them all), on the street's
+  shared run-outs, with
   every holding that shares a physical card with the seat's hole cards or
   private burn left out;
 * ``place``: where that equity ranks in the seat's *own* range as the others
@@ -84,6 +86,7 @@ from ..rules.replay import StreetAction
 from .defence import Defence, bettor_adds, solve
 from .habits import BIG, Habits, bet_pots
 from .legal import action_key, allin, check_or_call, check_or_fold, pot_fraction, raise_to
+from .multiway import share_per_runout
 from .params import SHIPPED, Params, Ramp
 from .particles import FloatArray, equity_against, equity_matrix, pair_clashes, percentiles, share_of, values
 from .range_read import (
@@ -195,6 +198,33 @@ def situation(v: SeatView, p: Params = SHIPPED) -> Situation:
     return Situation(read, equity, place, alpha, range_eq, hero_score, hero_count, standing, dfn, solved,
                      read_equity, read_place, node_equity, node_place, floor, value_eq, sure, floor_fold, value_fold,
                      p)
+
+
+def table_equity(v: SeatView, st: Situation) -> float:
+    """The hand's share at one showdown against every opponent's read range at once (:mod:`.multiway`), on the
+    street's run-outs: what the coach shows multi-way.  ``st.equity``, which the rules read, is a product of the
+    heads-up shares and understates it with two or more opponents."""
+    sr = st.read.street
+    known = [c.index for c in v.hole + v.burns]
+    hv = values(np.array([[c.index for c in v.hole]], dtype=np.int64), sr.runouts)[0]
+    hero_ok = _known_mask(sr.runouts.cards, known) if sr.runouts.cards.shape[1] else np.ones(sr.runouts.count,
+                                                                                              dtype=bool)
+    wins: list[FloatArray] = []
+    ties: list[FloatArray] = []
+    seen = hero_ok.copy()
+    for s in v.opponents:
+        if s not in sr.ranges:
+            continue
+        w = st.read.weights[s] * _known_mask(sr.ranges[s].cards, known)
+        held = w[:, None] * (sr.ok[s] & hero_ok[None, :])  # each holding's weight on each run-out it can meet
+        mass = held.sum(axis=0)
+        seen &= mass > 0
+        mass = np.where(mass > 0, mass, 1.0)
+        wins.append((held * (hv[None, :] > sr.vals[s])).sum(axis=0) / mass)
+        ties.append((held * (hv[None, :] == sr.vals[s])).sum(axis=0) / mass)
+    if not wins or not seen.any():
+        return st.equity
+    return float(share_per_runout(np.array(wins), np.array(ties))[seen].mean())
 
 
 def _window_fold(equities: FloatArray, price: float, p: Params) -> float:
