@@ -88,9 +88,19 @@ from .habits import BIG, Habits, bet_pots
 from .legal import action_key, allin, check_or_call, check_or_fold, pot_fraction, raise_to
 from .multiway import share_per_runout
 from .params import SHIPPED, Params, Ramp
-from .particles import FloatArray, equity_against, equity_matrix, pair_clashes, percentiles, share_of, values
+from .particles import (
+    FloatArray,
+    ValueArray,
+    equity_against,
+    equity_matrix,
+    pair_clashes,
+    percentiles,
+    share_of,
+    values,
+)
 from .range_read import (
     HandRead,
+    StreetRead,
     apply_actions,
     betting_share,
     decision_key,
@@ -141,16 +151,22 @@ def _known_mask(cards: npt.NDArray[np.int64], known: list[int]) -> npt.NDArray[n
     return np.asarray(~hit[cards].any(axis=1), dtype=bool)
 
 
+def _hand_on_runouts(v: SeatView, sr: StreetRead) -> tuple[list[int], ValueArray, npt.NDArray[np.bool_]]:
+    """The cards the seat knows (hole cards and private burn), its hand's value on each of the street's run-outs,
+    and which run-outs it can meet (none of them holds a card the seat knows)."""
+    known = [c.index for c in v.hole + v.burns]
+    runouts = sr.runouts
+    hv = values(np.array([[c.index for c in v.hole]], dtype=np.int64), runouts)[0]
+    ok = _known_mask(runouts.cards, known) if runouts.cards.shape[1] else np.ones(runouts.count, dtype=bool)
+    return known, hv, ok
+
+
 def situation(v: SeatView, p: Params = SHIPPED) -> Situation:
     """The read, the hand's equity and its place in its own range at ``v``'s decision after the flop."""
     point = decision_key(v, p.read)  # once: every cache below is per decision point
     read = hand_read(v, p.read, point)
     sr = read.street
-    hero = np.array([[c.index for c in v.hole]], dtype=np.int64)
-    known = [c.index for c in v.hole + v.burns]
-    runouts = sr.runouts
-    hv = values(hero, runouts)[0]
-    hero_ok = _known_mask(runouts.cards, known) if runouts.cards.shape[1] else np.ones(runouts.count, dtype=bool)
+    known, hv, hero_ok = _hand_on_runouts(v, sr)
     mine = sr.ranges.get(v.seat)
     equity = 1.0
     standing = _range_equity(v, read, p, point)
@@ -205,10 +221,7 @@ def table_equity(v: SeatView, st: Situation) -> float:
     street's run-outs: what the coach shows multi-way.  ``st.equity``, which the rules read, is a product of the
     heads-up shares and understates it with two or more opponents."""
     sr = st.read.street
-    known = [c.index for c in v.hole + v.burns]
-    hv = values(np.array([[c.index for c in v.hole]], dtype=np.int64), sr.runouts)[0]
-    hero_ok = _known_mask(sr.runouts.cards, known) if sr.runouts.cards.shape[1] else np.ones(sr.runouts.count,
-                                                                                              dtype=bool)
+    known, hv, hero_ok = _hand_on_runouts(v, sr)
     wins: list[FloatArray] = []
     ties: list[FloatArray] = []
     seen = hero_ok.copy()
